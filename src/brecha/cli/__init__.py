@@ -1,0 +1,1 @@
+"""The ``brecha`` command line: a thin layer over the Python API."""

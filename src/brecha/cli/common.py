@@ -1,0 +1,84 @@
+"""Argument helpers shared by every command: the PANEL argument, --years, -o output."""
+from __future__ import annotations
+
+import argparse
+import re
+
+import pandas as pd
+
+from ..errors import InputError
+from ..i18n import Catalog
+
+MSG = Catalog({
+    "panel_help": ("archivo de panel (.csv, .parquet, .xlsx) o nada si se usa --example",
+                   "panel file (.csv, .parquet, .xlsx), or nothing with --example"),
+    "example_help": ("usar los datos reales incluidos (chile o brazil)",
+                     "use the embedded real data (chile or brazil)"),
+    "years_help": ("años, p. ej. 2005-2014 o 2005,2007,2010", "years, e.g. 2005-2014 or 2005,2007,2010"),
+    "output_help": ("archivo de salida; el formato sale de la extensión (.csv .parquet .xlsx .json)",
+                    "output file; the format follows the extension (.csv .parquet .xlsx .json)"),
+    "need_panel": ("indique un archivo de panel o --example chile|brazil",
+                   "give a panel file or --example chile|brazil"),
+    "both_panel": ("indique un archivo de panel o --example, no ambos",
+                   "give a panel file or --example, not both"),
+    "bad_years": ("no se entiende '{text}' como años", "cannot read '{text}' as years"),
+    "saved": ("Guardado: {path} ({rows} filas)", "Saved: {path} ({rows} rows)"),
+})
+
+
+def add_panel_argument(parser: argparse.ArgumentParser) -> None:
+    """PANEL positional (optional) plus --example chile|brazil."""
+    parser.add_argument("panel", nargs="?", metavar="PANEL", help=MSG("panel_help"))
+    parser.add_argument("--example", choices=["chile", "brazil"], help=MSG("example_help"))
+
+
+def add_years_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--years", type=parse_years, help=MSG("years_help"))
+
+
+def add_output_argument(parser: argparse.ArgumentParser, required: bool = False) -> None:
+    parser.add_argument("-o", "--output", required=required, metavar="OUT", help=MSG("output_help"))
+
+
+def parse_years(text: str) -> list[int]:
+    """'2005-2014' -> [2005..2014]; '2005,2007' -> [2005, 2007]; '2010' -> [2010]."""
+    years: list[int] = []
+    for part in str(text).split(","):
+        part = part.strip()
+        m = re.fullmatch(r"(\d{4})\s*[-:]\s*(\d{4})", part)
+        if m:
+            a, b = int(m.group(1)), int(m.group(2))
+            if b < a:
+                raise argparse.ArgumentTypeError(MSG("bad_years", text=text))
+            years.extend(range(a, b + 1))
+        elif re.fullmatch(r"\d{4}", part):
+            years.append(int(part))
+        else:
+            raise argparse.ArgumentTypeError(MSG("bad_years", text=text))
+    return sorted(set(years))
+
+
+def load_panel(args):
+    """The Panel named by the PANEL argument or --example."""
+    from ..panel import read_panel
+
+    if getattr(args, "example", None) and getattr(args, "panel", None):
+        raise InputError(MSG("both_panel"))
+    if getattr(args, "example", None):
+        return read_panel(f"example:{args.example}")
+    if not getattr(args, "panel", None):
+        raise InputError(MSG("need_panel"))
+    return read_panel(args.panel)
+
+
+def write_output(df: pd.DataFrame, args, *, sheets=None) -> None:
+    """Write to -o if given (format by extension) and say where; print the table otherwise."""
+    from ..io import write_table
+
+    out = getattr(args, "output", None)
+    if out:
+        path = write_table(df, out, sheets=sheets)
+        print(MSG("saved", path=path, rows=len(df)))
+    else:
+        with pd.option_context("display.max_rows", 60, "display.width", 160, "display.max_columns", 20):
+            print(df.to_string(index=False, max_rows=60))

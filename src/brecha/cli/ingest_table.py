@@ -1,0 +1,49 @@
+"""``brecha ingest table FILE[=VARIABLE] ...``: CSV/Excel/Parquet tables (long or wide) into a panel file."""
+from __future__ import annotations
+
+from ..i18n import Catalog
+from .common import write_output
+
+MSG = Catalog({
+    "help": ("tablas CSV/Excel/Parquet (largas o anchas) a un archivo de panel",
+             "CSV/Excel/Parquet tables (long or wide) into a panel file"),
+    "files_help": ("archivos; para tablas anchas (una columna por año) escriba ARCHIVO=variable, "
+                   "p. ej. nacimientos.xlsx=births",
+                   "files; for wide tables (one column per year) write FILE=variable, e.g. births.xlsx=births"),
+    "col_help": ("nombre de la columna de {role} en los archivos", "name of the {role} column in the files"),
+    "country_help": ("registro de unidades: auto (por defecto), CL, BR o none",
+                     "unit registry: auto (default), CL, BR or none"),
+    "sheet_help": ("hoja de Excel (nombre o número, desde 0)", "Excel sheet (name or number, from 0)"),
+    "done": ("Panel: {units} unidades, años {years}, {rows} filas",
+             "Panel: {units} units, years {years}, {rows} rows"),
+})
+
+ROLE_OPTIONS = (("unit", "unit"), ("year", "year"), ("births", "births"), ("deaths", "deaths"),
+                ("neonatal", "deaths_neonatal"), ("postneonatal", "deaths_postneonatal"))
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("table", help=MSG("help"), description=MSG("help"))
+    p.add_argument("files", nargs="+", metavar="FILE[=VARIABLE]", help=MSG("files_help"))
+    for option, _ in ROLE_OPTIONS:
+        p.add_argument(f"--{option}-col", help=MSG("col_help", role=option))
+    p.add_argument("--country", default="auto", help=MSG("country_help"))
+    p.add_argument("--sheet", default="0", help=MSG("sheet_help"))
+    p.add_argument("-o", "--output", required=True, metavar="OUT")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..ingest.tables import read_tables
+
+    mapping = {role: getattr(args, f"{option}_col") for option, role in ROLE_OPTIONS
+               if getattr(args, f"{option}_col")}
+    sheet = int(args.sheet) if str(args.sheet).isdigit() else args.sheet
+    country = None if args.country.lower() == "none" else args.country
+    panel = read_tables(args.files, mapping, country=country, sheet=sheet)
+    years = panel.years
+    print(MSG("done", units=len(panel.unit_codes), years=f"{years[0]}-{years[-1]}", rows=len(panel.data)))
+    for w in panel.warnings:
+        print(f"  - {w}")
+    write_output(panel.data, args)
+    return 0

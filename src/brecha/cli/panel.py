@@ -1,0 +1,60 @@
+"""``brecha panel PANEL``: validate a panel file and summarise it (units, years, totals, warnings)."""
+from __future__ import annotations
+
+import warnings
+
+from ..i18n import Catalog
+from .common import add_output_argument, add_panel_argument, load_panel, write_output
+
+MSG = Catalog({
+    "help": ("valida y resume un archivo de panel", "validate and summarise a panel file"),
+    "country_help": ("registro de unidades: auto (por defecto), CL, BR o none",
+                     "unit registry: auto (default), CL, BR or none"),
+    "header": ("Panel {source}: {units} unidades, años {years}, {rows} filas, país {country}",
+               "Panel {source}: {units} units, years {years}, {rows} rows, country {country}"),
+    "outcomes": ("Resultados disponibles: {outcomes}", "Outcomes available: {outcomes}"),
+    "covariates": ("Covariables: {covariates}", "Covariates: {covariates}"),
+    "none": ("ninguna", "none"),
+    "notes": ("Notas:", "Notes:"),
+    "warnings": ("Avisos:", "Warnings:"),
+    "totals": ("Totales por año (tasa por 1.000 nacidos vivos):", "Totals per year (rate per 1,000 live births):"),
+    "valid": ("Panel válido.", "Panel is valid."),
+})
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("panel", help=MSG("help"), description=MSG("help"))
+    add_panel_argument(p)
+    p.add_argument("--country", default="auto", help=MSG("country_help"))
+    add_output_argument(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the panel keeps its warnings; they are printed below
+        if args.panel and not args.example and args.country != "auto":
+            from ..panel import read_panel
+
+            panel = read_panel(args.panel, country=None if args.country.lower() == "none" else args.country)
+        else:
+            panel = load_panel(args)
+    years = panel.years
+    print(MSG("header", source=panel.source or "-", units=len(panel.unit_codes),
+              years=f"{years[0]}-{years[-1]}" if years else "-", rows=len(panel.data),
+              country=panel.country or "-"))
+    print(MSG("outcomes", outcomes=", ".join(panel.outcomes)))
+    print(MSG("covariates", covariates=", ".join(panel.covariates) or MSG("none")))
+    if panel.notes:
+        print(MSG("notes"))
+        for note in panel.notes:
+            print(f"  - {note}")
+    if panel.warnings:
+        print(MSG("warnings"))
+        for w in panel.warnings:
+            print(f"  - {w}")
+    print(MSG("totals"))
+    summary = panel.summary()
+    write_output(summary, args)
+    print(MSG("valid"))
+    return 0

@@ -1,0 +1,1 @@
+"""Readers that turn source files (DEIS microdata, ordinary tables) into a Panel."""

@@ -1,0 +1,519 @@
+"""The Panel: one validated table of unit x year counts, covariates and unit attributes.
+
+Every analysis in brecha takes a Panel. It is validated once, when built; after that analyses trust it
+(the pattern of linearmodels' ``PanelData``). Validation names the file, the row and the column of each
+problem and says what to do; nothing is dropped quietly.
+
+Rows: ``unit`` (area code, a string that keeps its leading zeros) and ``year`` (int).
+Counts (pandas nullable ``Int64``, ``<NA>`` = not available): ``births`` (live births), ``deaths`` (infant
+deaths, under 1 year), optionally ``deaths_neonatal`` (0-27 days) and ``deaths_postneonatal`` (28 days to
+11 months). Any other numeric column is a covariate (float64).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .errors import InputError, warn
+from .i18n import Catalog
+
+OUTCOMES = {"infant": "deaths", "neonatal": "deaths_neonatal", "postneonatal": "deaths_postneonatal"}
+OUTCOME_ALIASES = {
+    "infant": "infant", "imr": "infant", "infantil": "infant", "deaths": "infant", "tmi": "infant",
+    "neonatal": "neonatal", "nmr": "neonatal", "deaths_neonatal": "neonatal",
+    "postneonatal": "postneonatal", "post-neonatal": "postneonatal", "pnmr": "postneonatal",
+    "tardia": "postneonatal", "tardía": "postneonatal", "infantil_tardia": "postneonatal",
+    "deaths_postneonatal": "postneonatal",
+}
+COUNT_COLUMNS = ("births", "deaths", "deaths_neonatal", "deaths_postneonatal")
+REQUIRED_COLUMNS = ("unit", "year", "births", "deaths")
+ATTRIBUTE_COLUMNS = ("name", "province", "province_name", "region", "region_name", "country", "lat", "lon")
+LEVELS = ("province", "region", "country")
+
+MSG = Catalog({
+    "missing_cols": ("faltan las columnas obligatorias {missing} (columnas presentes: {present})",
+                     "required columns {missing} are missing (columns present: {present})"),
+    "missing_cols_hint": ("renombre las columnas o indique la correspondencia (--unit-col, --year-col, "
+                          "--births-col, --deaths-col)",
+                          "rename the columns or give the mapping (--unit-col, --year-col, --births-col, "
+                          "--deaths-col)"),
+    "empty": ("la tabla no tiene filas", "the table has no rows"),
+    "empty_unit": ("código de unidad vacío", "empty unit code"),
+    "empty_unit_hint": ("complete el código o elimine la fila", "fill in the code or delete the row"),
+    "bad_year": ("año no entero: {values}", "year is not a whole number: {values}"),
+    "bad_year_hint": ("escriba años como 2010", "write years like 2010"),
+    "not_number": ("valores no numéricos en un conteo: {values}", "non-numeric values in a count: {values}"),
+    "not_number_hint": ("los conteos deben ser números enteros; deje la celda vacía si no hay dato",
+                        "counts must be whole numbers; leave the cell empty where there is no data"),
+    "negative": ("conteos negativos: {values}", "negative counts: {values}"),
+    "negative_hint": ("corrija los valores; un conteo no puede ser negativo",
+                      "correct the values; a count cannot be negative"),
+    "fraction": ("conteos no enteros: {values}", "counts that are not whole numbers: {values}"),
+    "fraction_hint": ("los conteos de nacimientos y defunciones son enteros; ¿es una tasa en vez de un conteo?",
+                      "births and deaths are whole numbers; is this a rate instead of a count?"),
+    "duplicate": ("pares (unidad, año) repetidos: {values}", "repeated (unit, year) pairs: {values}"),
+    "duplicate_hint": ("deje una fila por unidad y año (sume o elimine las repetidas)",
+                       "keep one row per unit and year (sum or remove the repeated ones)"),
+    "unknown_units": ("{n} códigos desconocidos en el registro de {country}: {codes}",
+                      "{n} codes unknown to the {country} registry: {codes}"),
+    "unknown_units_hint": ("revise los códigos; para códigos comunales antiguos use la armonización "
+                           "(brecha.registry) o indique otro país con --country",
+                           "check the codes; for old commune codes use harmonisation (brecha.registry) "
+                           "or give another country with --country"),
+    "bad_covariate": ("covariable no numérica: {values}", "non-numeric covariate: {values}"),
+    "bad_covariate_hint": ("use números (punto decimal) o deje la celda vacía",
+                           "use numbers (decimal point) or leave the cell empty"),
+    "deaths_above_births": ("{n} unidad-años con más defunciones que nacimientos (p. ej. {examples}); "
+                            "puede ocurrir en comunas pequeñas cuando la muerte se registra el año siguiente "
+                            "al nacimiento",
+                            "{n} unit-years with more deaths than births (e.g. {examples}); this can happen "
+                            "in small communes when a death is registered the year after the birth"),
+    "zero_births": ("{n} unidad-años con 0 nacimientos: la tasa no está definida y se marcará (p. ej. {examples})",
+                    "{n} unit-years with 0 births: the rate is undefined and will be flagged (e.g. {examples})"),
+    "parts_above_total": ("{n} unidad-años donde neonatal + posneonatal supera las defunciones infantiles "
+                          "(p. ej. {examples})",
+                          "{n} unit-years where neonatal + post-neonatal exceed infant deaths (e.g. {examples})"),
+    "unknown_outcome": ("resultado desconocido '{name}'; use infant, neonatal o postneonatal",
+                        "unknown outcome '{name}'; use infant, neonatal or postneonatal"),
+    "outcome_missing": ("el panel no tiene la columna {column} que necesita el resultado '{name}'",
+                        "the panel has no column {column}, needed by outcome '{name}'"),
+    "outcome_missing_hint": ("use un panel con defunciones por edad (p. ej. desde microdatos DEIS) o el resultado infant",
+                             "use a panel with deaths by age (e.g. from DEIS microdata) or the infant outcome"),
+    "no_years": ("ninguno de los años pedidos ({asked}) está en el panel ({have})",
+                 "none of the requested years ({asked}) is in the panel ({have})"),
+    "unknown_subset_units": ("unidades pedidas que no están en el panel: {codes}",
+                             "requested units that are not in the panel: {codes}"),
+    "unknown_region": ("región '{region}' desconocida; regiones del panel: {have}",
+                       "unknown region '{region}'; regions of the panel: {have}"),
+    "no_level": ("no se puede agregar a '{level}': faltan los atributos de unidad",
+                 "cannot aggregate to '{level}': the unit attributes are missing"),
+    "bad_level": ("nivel '{level}' desconocido; use province, region o country",
+                  "unknown level '{level}'; use province, region or country"),
+})
+
+
+def resolve_outcome(name: str) -> str:
+    """Canonical outcome name ('infant', 'neonatal', 'postneonatal') from a name or alias."""
+    key = str(name).strip().lower()
+    if key not in OUTCOME_ALIASES:
+        raise InputError(MSG("unknown_outcome", name=name))
+    return OUTCOME_ALIASES[key]
+
+
+def _examples(frame: pd.DataFrame, n: int = 5) -> str:
+    return ", ".join(f"{u} {y}" for u, y in zip(frame["unit"].head(n), frame["year"].head(n)))
+
+
+def _cells(values, rows, n: int = 8) -> str:
+    pairs = [f"{v!r} (row {r})" for v, r in zip(list(values)[:n], list(rows)[:n])]
+    extra = f" (+{len(values) - n} more)" if len(values) > n else ""
+    return ", ".join(pairs) + extra
+
+
+@dataclass
+class Panel:
+    """A validated unit x year panel of births, infant deaths and covariates.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Long table, one row per (unit, year); see the module docstring for the columns.
+    units : DataFrame, optional
+        Unit attributes (``unit, name, province, province_name, region, region_name, country``). Filled from
+        the country registry when ``country`` is given.
+    country : str, optional
+        Registry code (``"CL"``, ``"BR"``). Unit codes are then normalised (a Chilean ``9101`` becomes
+        ``09101``) and every code unknown to the registry is an error.
+    source : str, optional
+        Where the data came from (a file name); used in error messages.
+    notes : sequence of str
+        Caveats that travel with every result (e.g. how births were counted).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> p = Panel(pd.DataFrame({"unit": ["A", "B"], "year": [2010, 2010],
+    ...                         "births": [1000, 500], "deaths": [8, 6]}))
+    >>> p.events().estimate if False else p.events()["events"].tolist()
+    [8, 6]
+    """
+
+    data: pd.DataFrame
+    units: pd.DataFrame | None = None
+    country: str | None = None
+    source: str | None = None
+    notes: tuple = ()
+    registry: object = None
+    row_numbers: object = None
+    warnings: list = field(default_factory=list)
+    validate: bool = True
+
+    def __post_init__(self):
+        if self.country and self.registry is None:
+            from .registry import get_registry
+
+            self.registry = get_registry(self.country)
+        if self.registry is not None and not self.country:
+            self.country = self.registry.country
+        self.notes = tuple(self.notes)
+        if self.validate:
+            self.data, self.units = _validate(self)
+        self.validate = False
+
+    # ------------------------------------------------------------------ descriptions
+    @property
+    def years(self) -> list[int]:
+        return sorted(int(y) for y in self.data["year"].unique())
+
+    @property
+    def unit_codes(self) -> list[str]:
+        return sorted(self.data["unit"].unique().tolist())
+
+    @property
+    def covariates(self) -> list[str]:
+        return [c for c in self.data.columns if c not in ("unit", "year") and c not in COUNT_COLUMNS]
+
+    @property
+    def outcomes(self) -> list[str]:
+        return [name for name, col in OUTCOMES.items() if col in self.data.columns]
+
+    def __repr__(self) -> str:
+        years = self.years
+        span = f"{years[0]}-{years[-1]}" if years else "-"
+        return (f"Panel({len(self.unit_codes)} units x {len(years)} years {span}, {len(self.data)} rows, "
+                f"country={self.country}, outcomes={self.outcomes}, covariates={self.covariates})")
+
+    def summary(self) -> pd.DataFrame:
+        """Totals per year: units, births, deaths (by age where present), rate per 1,000, missing cells."""
+        d = self.data
+        counts = [c for c in COUNT_COLUMNS if c in d.columns]
+        by = d.groupby("year")
+        out = by[counts].sum(min_count=1)
+        out.insert(0, "units", by["unit"].nunique())
+        out["births_missing"] = by["births"].apply(lambda s: int(s.isna().sum()))
+        both = d[d["births"].notna() & d["deaths"].notna()]
+        agg = both.groupby("year")[["births", "deaths"]].sum()
+        out["imr"] = (agg["deaths"].astype(float) / agg["births"].astype(float) * 1000).round(2)
+        return out.reset_index()
+
+    # ------------------------------------------------------------------ operations
+    def _derive(self, data: pd.DataFrame, units: pd.DataFrame | None = None, notes=None) -> "Panel":
+        units = self.units if units is None else units
+        keep = units[units["unit"].isin(data["unit"].unique())].reset_index(drop=True)
+        return Panel(data.reset_index(drop=True), keep, self.country, self.source,
+                     self.notes if notes is None else notes, self.registry, validate=False,
+                     warnings=list(self.warnings))
+
+    def subset(self, units=None, years=None, region=None, province=None) -> "Panel":
+        """The panel restricted to some units (codes), years, region(s) or province(s)."""
+        d = self.data
+        if units is not None:
+            codes = [units] if isinstance(units, str) else list(units)
+            if self.registry is not None:
+                codes = self.registry.normalise_codes(pd.Series(codes, dtype=str)).tolist()
+            missing = sorted(set(codes) - set(d["unit"]))
+            if missing:
+                raise InputError(MSG("unknown_subset_units", codes=", ".join(missing)), file=self.source)
+            d = d[d["unit"].isin(codes)]
+        for level, wanted in (("region", region), ("province", province)):
+            if wanted is None:
+                continue
+            wanted = [wanted] if isinstance(wanted, (str, int)) else list(wanted)
+            have = self.units[level].astype(str)
+            wanted = [str(w) for w in wanted]
+            # accept "13" for region "13", and "5" for region "05"
+            norm = {h.lstrip("0"): h for h in have.unique()}
+            resolved = [w if w in set(have) else norm.get(w.lstrip("0"), w) for w in wanted]
+            bad = [w for w in resolved if w not in set(have)]
+            if bad:
+                raise InputError(MSG("unknown_region", region=", ".join(bad),
+                                     have=", ".join(sorted(have.unique()))))
+            d = d[d["unit"].isin(self.units.loc[have.isin(resolved), "unit"])]
+        if years is not None:
+            yrs = [years] if isinstance(years, int) else list(years)
+            if not set(yrs) & set(d["year"]):
+                raise InputError(MSG("no_years", asked=_span(yrs), have=_span(self.years)))
+            d = d[d["year"].isin(yrs)]
+        return self._derive(d)
+
+    def aggregate(self, level: str) -> "Panel":
+        """Sum counts up the hierarchy (commune -> province -> region -> country).
+
+        Covariates are averaged with births as weights (the rate-consistent choice for a per-capita
+        covariate; a total such as population should be summed: do that before aggregating if needed).
+        """
+        if level not in LEVELS:
+            raise InputError(MSG("bad_level", level=level))
+        if self.units is None or level not in self.units.columns or self.units[level].isna().all():
+            if level != "country":
+                raise InputError(MSG("no_level", level=level))
+        units = self.units.copy()
+        if level == "country":
+            code = self.country or "ALL"
+            units["country"] = code
+        key = units.set_index("unit")[level].astype(str)
+        d = self.data.copy()
+        d["unit"] = d["unit"].map(key)
+        counts = [c for c in COUNT_COLUMNS if c in d.columns]
+        summed = d.groupby(["unit", "year"], sort=True)[counts].sum(min_count=1)
+        # a group total is not available when any member's count is missing
+        anymissing = d[counts].isna().groupby([d["unit"], d["year"]]).any()
+        for c in counts:
+            summed[c] = summed[c].mask(anymissing[c]).astype("Int64")
+        parts = [summed]
+        covs = self.covariates
+        if covs:
+            w = d["births"].astype(float).fillna(0.0)
+            weighted = d[covs].astype(float).mul(w, axis=0)
+            has = d[covs].notna().astype(float).mul(w, axis=0)
+            num = weighted.groupby([d["unit"], d["year"]]).sum(min_count=1)
+            den = has.groupby([d["unit"], d["year"]]).sum()
+            parts.append(num / den.replace(0, np.nan))
+        data = pd.concat(parts, axis=1).reset_index()
+        name_col = {"province": "province_name", "region": "region_name", "country": "country"}[level]
+        attrs = units.drop_duplicates(level)
+        new_units = pd.DataFrame({"unit": attrs[level].astype(str).values,
+                                  "name": attrs[name_col].astype(str).values if name_col in attrs else
+                                  attrs[level].astype(str).values})
+        for upper in LEVELS[LEVELS.index(level) + 1:]:
+            if upper in attrs:
+                new_units[upper] = attrs[upper].values
+                if f"{upper}_name" in attrs:
+                    new_units[f"{upper}_name"] = attrs[f"{upper}_name"].values
+        new_units["level"] = level
+        note = f"aggregated to {level}: counts summed over units; covariates births-weighted means"
+        return Panel(data, new_units, self.country, self.source, self.notes + (note,), self.registry,
+                     validate=False, warnings=list(self.warnings))
+
+    def events(self, outcome: str = "infant", years=None, pool: bool = False) -> pd.DataFrame:
+        """Events and births per unit and year (or pooled over the years).
+
+        Returns ``unit, period, year, events, births`` (+ ``n_years`` when pooled). ``period`` is "2010"
+        for a year, "2005-2014" for a pooled period. Pooling sums the years where both counts exist.
+        """
+        name = resolve_outcome(outcome)
+        column = OUTCOMES[name]
+        if column not in self.data.columns:
+            raise InputError(MSG("outcome_missing", column=column, name=name), file=self.source,
+                             hint=MSG("outcome_missing_hint"))
+        d = self.data
+        if years is not None:
+            yrs = [years] if isinstance(years, int) else list(years)
+            if not set(yrs) & set(d["year"]):
+                raise InputError(MSG("no_years", asked=_span(yrs), have=_span(self.years)))
+            d = d[d["year"].isin(yrs)]
+        out = pd.DataFrame({"unit": d["unit"].values, "year": d["year"].values,
+                            "events": d[column].values, "births": d["births"].values})
+        if not pool:
+            out.insert(1, "period", out["year"].astype(str))
+            return out.sort_values(["unit", "year"], kind="stable").reset_index(drop=True)
+        label = _span(sorted(set(years))) if years is not None else _span(self.years)
+        ok = out["events"].notna() & out["births"].notna()
+        pooled = out[ok].groupby("unit", sort=True).agg(events=("events", "sum"), births=("births", "sum"),
+                                                         n_years=("year", "nunique"))
+        pooled = pooled.reindex(sorted(out["unit"].unique()))
+        pooled["n_years"] = pooled["n_years"].fillna(0).astype(int)
+        pooled = pooled.reset_index()
+        pooled.insert(1, "period", label)
+        pooled.insert(2, "year", pd.array([pd.NA] * len(pooled), dtype="Int64"))
+        pooled["events"] = pooled["events"].astype("Int64")
+        pooled["births"] = pooled["births"].astype("Int64")
+        return pooled
+
+    def with_covariates(self, table: pd.DataFrame, notes=()) -> "Panel":
+        """Add covariate columns from a ``unit, year, ...`` table (left join; unmatched cells stay empty)."""
+        cols = [c for c in table.columns if c not in ("unit", "year")]
+        data = self.data.drop(columns=[c for c in cols if c in self.data.columns])
+        merged = data.merge(table, on=["unit", "year"], how="left")
+        return Panel(merged, self.units, self.country, self.source, self.notes + tuple(notes), self.registry,
+                     warnings=list(self.warnings))
+
+    def to_file(self, path) -> None:
+        """Write the canonical panel file (unit, year, counts, covariates); the format follows the extension."""
+        from .io import write_table
+
+        out = self.data.copy()
+        write_table(out, path)
+
+
+def _span(years) -> str:
+    years = sorted(int(y) for y in years)
+    if not years:
+        return ""
+    if len(years) == 1:
+        return str(years[0])
+    return f"{years[0]}-{years[-1]}"
+
+
+def _validate(panel: Panel) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Check and normalise the data table; build the unit attributes. Raises InputError."""
+    raw = panel.data
+    src = panel.source
+    if not isinstance(raw, pd.DataFrame):
+        raw = pd.DataFrame(raw)
+    d = raw.copy()
+    d.columns = [str(c).strip() for c in d.columns]
+    missing = [c for c in REQUIRED_COLUMNS if c not in d.columns]
+    if missing:
+        raise InputError(MSG("missing_cols", missing=", ".join(missing), present=", ".join(map(str, d.columns))),
+                         file=src, hint=MSG("missing_cols_hint"))
+    if len(d) == 0:
+        raise InputError(MSG("empty"), file=src)
+    rows = (np.asarray(panel.row_numbers) if panel.row_numbers is not None
+            else np.arange(len(d)) + 2)  # spreadsheet row numbers: header is row 1
+
+    # unit codes: strings, no ".0" from spreadsheets, leading zeros restored by the registry
+    unit = d["unit"]
+    blank = unit.isna() | (unit.astype(str).str.strip() == "")
+    if blank.any():
+        raise InputError(MSG("empty_unit"), file=src, rows=rows[blank.to_numpy()], column="unit",
+                         hint=MSG("empty_unit_hint"))
+    unit = unit.astype(str).str.strip().str.replace(r"\.0$", "", regex=True)
+    if panel.registry is not None:
+        unit = panel.registry.normalise_codes(unit)
+    d["unit"] = unit.astype(str)
+
+    year = pd.to_numeric(d["year"], errors="coerce")
+    bad = year.isna() | (year != np.round(year))
+    if bad.any():
+        raise InputError(MSG("bad_year", values=_cells(d.loc[bad, "year"].tolist(), rows[bad.to_numpy()])),
+                         file=src, rows=rows[bad.to_numpy()], column="year", hint=MSG("bad_year_hint"))
+    d["year"] = year.astype(int)
+
+    for col in [c for c in COUNT_COLUMNS if c in d.columns]:
+        d[col] = _check_counts(d[col], col, rows, src)
+
+    attrs = [c for c in ATTRIBUTE_COLUMNS if c in d.columns]
+    attr_table = d[["unit"] + attrs].drop_duplicates("unit") if attrs else None
+    d = d.drop(columns=attrs)
+    for col in [c for c in d.columns if c not in ("unit", "year") and c not in COUNT_COLUMNS]:
+        d[col] = _check_covariate(d[col], col, rows, src)
+
+    dup = d.duplicated(["unit", "year"], keep=False)
+    if dup.any():
+        pairs = d.loc[dup, ["unit", "year"]]
+        shown = _cells([f"{u} {y}" for u, y in zip(pairs["unit"], pairs["year"])], rows[dup.to_numpy()])
+        raise InputError(MSG("duplicate", values=shown), file=src, rows=rows[dup.to_numpy()],
+                         column="unit, year", hint=MSG("duplicate_hint"))
+
+    if panel.registry is not None:
+        known = np.asarray(panel.registry.is_known(d["unit"]))
+        if not known.all():
+            bad_codes = sorted(d.loc[~known, "unit"].unique())
+            raise InputError(MSG("unknown_units", n=len(bad_codes), country=panel.country,
+                                 codes=", ".join(bad_codes)),
+                             file=src, rows=rows[~known], column="unit", hint=MSG("unknown_units_hint"))
+
+    order = np.lexsort((d["year"].to_numpy(), d["unit"].to_numpy()))
+    d = d.iloc[order].reset_index(drop=True)
+    _data_warnings(panel, d)
+    return d, _unit_table(panel, d, attr_table)
+
+
+def _check_counts(series: pd.Series, col: str, rows, src) -> pd.Series:
+    values = pd.to_numeric(series, errors="coerce")
+    text = series.astype("string").str.strip()
+    nonnum = values.isna() & series.notna() & (text != "") & text.notna()
+    if nonnum.any():
+        raise InputError(MSG("not_number", values=_cells(series[nonnum].tolist(), rows[nonnum.to_numpy()])),
+                         file=src, rows=rows[nonnum.to_numpy()], column=col, hint=MSG("not_number_hint"))
+    neg = values < 0
+    if neg.any():
+        raise InputError(MSG("negative", values=_cells(values[neg].tolist(), rows[neg.to_numpy()])),
+                         file=src, rows=rows[neg.to_numpy()], column=col, hint=MSG("negative_hint"))
+    frac = values.notna() & (values != np.round(values))
+    if frac.any():
+        raise InputError(MSG("fraction", values=_cells(values[frac].tolist(), rows[frac.to_numpy()])),
+                         file=src, rows=rows[frac.to_numpy()], column=col, hint=MSG("fraction_hint"))
+    return values.round().astype("Int64")
+
+
+def _check_covariate(series: pd.Series, col: str, rows, src) -> pd.Series:
+    if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
+        return series.astype(float)
+    if pd.api.types.is_bool_dtype(series):
+        return series.astype(float)
+    values = pd.to_numeric(series, errors="coerce")
+    text = series.astype("string").str.strip()
+    bad = values.isna() & series.notna() & (text != "") & text.notna()
+    if bad.any():
+        raise InputError(MSG("bad_covariate", values=_cells(series[bad].tolist(), rows[bad.to_numpy()])),
+                         file=src, rows=rows[bad.to_numpy()], column=col, hint=MSG("bad_covariate_hint"))
+    return values.astype(float)
+
+
+def _data_warnings(panel: Panel, d: pd.DataFrame) -> None:
+    births = d["births"]
+    deaths = d["deaths"]
+    above = (deaths > births).fillna(False).astype(bool)
+    if above.any():
+        msg = MSG("deaths_above_births", n=int(above.sum()), examples=_examples(d[above]))
+        panel.warnings.append(msg)
+        warn(msg)
+    zero = (births == 0).fillna(False).astype(bool)
+    if zero.any():
+        msg = MSG("zero_births", n=int(zero.sum()), examples=_examples(d[zero]))
+        panel.warnings.append(msg)
+        warn(msg)
+    if "deaths_neonatal" in d and "deaths_postneonatal" in d:
+        parts = (d["deaths_neonatal"] + d["deaths_postneonatal"] > deaths).fillna(False).astype(bool)
+        if parts.any():
+            msg = MSG("parts_above_total", n=int(parts.sum()), examples=_examples(d[parts]))
+            panel.warnings.append(msg)
+            warn(msg)
+
+
+def _unit_table(panel: Panel, d: pd.DataFrame, attr_table: pd.DataFrame | None) -> pd.DataFrame:
+    codes = pd.DataFrame({"unit": sorted(d["unit"].unique())})
+    if panel.units is not None:
+        given = panel.units.copy()
+        given["unit"] = given["unit"].astype(str)
+        return codes.merge(given, on="unit", how="left")
+    if panel.registry is not None:
+        reg = panel.registry.units.copy()
+        return codes.merge(reg, on="unit", how="left")
+    if attr_table is not None:
+        return codes.merge(attr_table, on="unit", how="left")
+    codes["name"] = codes["unit"]
+    return codes
+
+
+def detect_country(codes: pd.Series) -> str | None:
+    """The registry that knows most of these codes (more than half), or None."""
+    from .registry import get_registry
+
+    best, best_share = None, 0.5
+    for country in ("CL", "BR"):
+        reg = get_registry(country)
+        share = float(np.mean(reg.is_known(reg.normalise_codes(codes.astype(str)))))
+        if share > best_share:
+            best, best_share = country, share
+    return best
+
+
+def read_panel(source, *, country: str | None = "auto") -> Panel:
+    """A Panel from a panel file (.csv .parquet .xlsx .json) or an embedded example ("example:chile").
+
+    ``country="auto"`` picks the registry that knows most of the unit codes (then every unknown code is an
+    error); ``None`` skips registry checks (any area codes).
+    """
+    text = str(source)
+    if text.startswith("example:"):
+        from . import datasets
+
+        name = text.split(":", 1)[1].strip().lower()
+        loaders = {"chile": datasets.chile, "cl": datasets.chile, "brazil": datasets.brazil,
+                   "brasil": datasets.brazil, "br": datasets.brazil}
+        if name not in loaders:
+            raise InputError(f"unknown example '{name}'", hint="use example:chile or example:brazil")
+        return loaders[name]()
+    from .io import read_table
+
+    table = read_table(source, dtype={"unit": str})
+    if "unit" in table.columns and country == "auto":
+        country = detect_country(table["unit"].dropna())
+    elif country == "auto":
+        country = None
+    return Panel(table, country=country, source=text)
