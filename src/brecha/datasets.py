@@ -113,7 +113,8 @@ def chile_data(split: str = "keep", covariates: bool = True) -> pd.DataFrame:
 
 
 def chile(split: str = "keep", covariates: bool = True):
-    """Chile, 346 communes (2018 division) x 2000-2015: births, infant deaths, population (a Panel).
+    """Chile, 346 communes (2018 division) x 2000-2015: births, infant deaths, population and the standard
+    covariates (poverty, health_spending_pc, schooling, sapu, distance_hospital_km; see brecha.covariates) (a Panel).
 
     ``split="keep"``: Alto Hospicio, Hualpén, Alto Biobío and Cholchol (created in 2004) have rows from 2004;
     before that their territory is in the parent. ``split="merge"``: they are counted under the parent in
@@ -130,7 +131,11 @@ def chile(split: str = "keep", covariates: bool = True):
              MSG("zero_births", n=int(filled["rows"].sum()),
                  examples=", ".join(f"{u} {y}" for u, y in zip(zero["unit"], zero["year"])))]
     if covariates:
+        from .covariates import add_standard  # lazy: covariates reads these tables through this module
+
         notes.append(MSG("population_cl"))
+        data, note = add_standard(data, split=split)
+        notes.append(note)
     return Panel(data, country="CL", source="brecha.datasets.chile", notes=tuple(notes))
 
 

@@ -1,11 +1,23 @@
 """Errors and warnings that tell the user where the problem is and what to do.
 
 Every problem with user input is an :class:`InputError` naming the file, the row (1-based, as a
-spreadsheet shows it, header = row 1) and the column, plus a hint.
+spreadsheet shows it, header = row 1) and the column, plus a hint; in Spanish or English as the rest
+of the session (``brecha --lang``).
 """
 from __future__ import annotations
 
 import warnings
+
+from .i18n import Catalog
+
+MSG = Catalog({
+    "file": ("archivo {file}", "file {file}"),
+    "row": ("fila {rows}", "row {rows}"),
+    "rows": ("filas {rows}", "rows {rows}"),
+    "more": (" (y {n} más)", " (+{n} more)"),
+    "column": ("columna '{column}'", "column '{column}'"),
+    "todo": ("Qué hacer", "What to do"),
+})
 
 
 class BrechaError(Exception):
@@ -18,7 +30,7 @@ class InputError(BrechaError, ValueError):
     def __init__(self, message: str, *, file: str | None = None, rows=None, column: str | None = None,
                  hint: str | None = None):
         self.file = file
-        self.rows = list(rows) if rows is not None else None
+        self.rows = [int(r) for r in rows] if rows is not None else None
         self.column = column
         self.hint = hint
         self.problem = message
@@ -27,18 +39,19 @@ class InputError(BrechaError, ValueError):
     def _format(self) -> str:
         where = []
         if self.file:
-            where.append(f"file {self.file}")
+            where.append(MSG("file", file=self.file))
         if self.rows:
             shown = ", ".join(str(r) for r in self.rows[:20])
-            more = f" (+{len(self.rows) - 20} more)" if len(self.rows) > 20 else ""
-            where.append(f"row{'s' if len(self.rows) > 1 else ''} {shown}{more}")
+            if len(self.rows) > 20:
+                shown += MSG("more", n=len(self.rows) - 20)
+            where.append(MSG("rows" if len(self.rows) > 1 else "row", rows=shown))
         if self.column:
-            where.append(f"column '{self.column}'")
+            where.append(MSG("column", column=self.column))
         text = self.problem
         if where:
             text = f"{'; '.join(where)}: {text}"
         if self.hint:
-            text += f". What to do: {self.hint}"
+            text += f". {MSG('todo')}: {self.hint}"
         return text
 
 

@@ -89,6 +89,17 @@ MSG = Catalog({
                        "unknown region '{region}'; regions of the panel: {have}"),
     "no_level": ("no se puede agregar a '{level}': faltan los atributos de unidad",
                  "cannot aggregate to '{level}': the unit attributes are missing"),
+    "aggregated": ("agregado a {level}: conteos sumados; covariables como promedios ponderados por nacimientos",
+                   "aggregated to {level}: counts summed; covariates as births-weighted means"),
+    "left_out": ("agregado a {level}: {n} unidad-años sin nacimientos o defunciones quedaron fuera de las sumas "
+                 "(ver units_missing)",
+                 "aggregated to {level}: {n} unit-years without births or deaths were left out of the sums "
+                 "(see units_missing)"),
+    "level_province": ("provincia", "province"),
+    "level_region": ("región", "region"),
+    "level_country": ("país", "country"),
+    "country_CL": ("Chile", "Chile"),
+    "country_BR": ("Brasil", "Brazil"),
     "bad_level": ("nivel '{level}' desconocido; use province, region o country",
                   "unknown level '{level}'; use province, region or country"),
 })
@@ -238,12 +249,17 @@ class Panel:
             d = d[d["year"].isin(yrs)]
         return self._derive(d)
 
-    def aggregate(self, level: str) -> "Panel":
+    def aggregate(self, level: str, incomplete: str = "missing") -> "Panel":
         """Sum counts up the hierarchy (commune -> province -> region -> country).
 
-        Covariates are averaged with births as weights (the rate-consistent choice for a per-capita
+        ``incomplete`` says what a group total is when some member's count is not available:
+        ``"missing"`` (default: the total is not available either) or ``"available"`` (the sum over the
+        members that have it; the column ``units_missing`` then says how many were left out, and a note says
+        so). Covariates are averaged with births as weights (the rate-consistent choice for a per-capita
         covariate; a total such as population should be summed: do that before aggregating if needed).
         """
+        if incomplete not in ("missing", "available"):
+            raise InputError(f"incomplete must be 'missing' or 'available', not {incomplete!r}")
         if level not in LEVELS:
             raise InputError(MSG("bad_level", level=level))
         if self.units is None or level not in self.units.columns or self.units[level].isna().all():
@@ -253,6 +269,7 @@ class Panel:
         if level == "country":
             code = self.country or "ALL"
             units["country"] = code
+            units["country_name"] = MSG(f"country_{code}") if f"country_{code}" in MSG else code
         key = units.set_index("unit")[level].astype(str)
         d = self.data.copy()
         d["unit"] = d["unit"].map(key)
@@ -260,8 +277,17 @@ class Panel:
         summed = d.groupby(["unit", "year"], sort=True)[counts].sum(min_count=1)
         # a group total is not available when any member's count is missing
         anymissing = d[counts].isna().groupby([d["unit"], d["year"]]).any()
-        for c in counts:
-            summed[c] = summed[c].mask(anymissing[c]).astype("Int64")
+        notes = ()
+        if incomplete == "missing":
+            for c in counts:
+                summed[c] = summed[c].mask(anymissing[c]).astype("Int64")
+        else:
+            members_missing = (d["births"].isna() | d["deaths"].isna()).groupby([d["unit"], d["year"]]).sum()
+            for c in counts:
+                summed[c] = summed[c].astype("Int64")
+            summed["units_missing"] = members_missing.astype(float)
+            if members_missing.any():
+                notes = (MSG("left_out", level=MSG(f"level_{level}"), n=int(members_missing.sum())),)
         parts = [summed]
         covs = self.covariates
         if covs:
@@ -272,7 +298,7 @@ class Panel:
             den = has.groupby([d["unit"], d["year"]]).sum()
             parts.append(num / den.replace(0, np.nan))
         data = pd.concat(parts, axis=1).reset_index()
-        name_col = {"province": "province_name", "region": "region_name", "country": "country"}[level]
+        name_col = {"province": "province_name", "region": "region_name", "country": "country_name"}[level]
         attrs = units.drop_duplicates(level)
         new_units = pd.DataFrame({"unit": attrs[level].astype(str).values,
                                   "name": attrs[name_col].astype(str).values if name_col in attrs else
@@ -283,8 +309,8 @@ class Panel:
                 if f"{upper}_name" in attrs:
                     new_units[f"{upper}_name"] = attrs[f"{upper}_name"].values
         new_units["level"] = level
-        note = f"aggregated to {level}: counts summed over units; covariates births-weighted means"
-        return Panel(data, new_units, self.country, self.source, self.notes + (note,), self.registry,
+        note = MSG("aggregated", level=MSG(f"level_{level}"))
+        return Panel(data, new_units, self.country, self.source, self.notes + (note,) + notes, self.registry,
                      validate=False, warnings=list(self.warnings))
 
     def events(self, outcome: str = "infant", years=None, pool: bool = False) -> pd.DataFrame:
@@ -324,11 +350,18 @@ class Panel:
 
     def with_covariates(self, table: pd.DataFrame, notes=()) -> "Panel":
         """Add covariate columns from a ``unit, year, ...`` table (left join; unmatched cells stay empty)."""
+        import warnings as _warnings
+
         cols = [c for c in table.columns if c not in ("unit", "year")]
         data = self.data.drop(columns=[c for c in cols if c in self.data.columns])
+        table = table.assign(unit=table["unit"].astype(str), year=table["year"].astype(int))
         merged = data.merge(table, on=["unit", "year"], how="left")
-        return Panel(merged, self.units, self.country, self.source, self.notes + tuple(notes), self.registry,
-                     warnings=list(self.warnings))
+        with _warnings.catch_warnings():
+            # the counts were checked (and warned about) when this panel was built; only the new columns are new
+            _warnings.simplefilter("ignore")
+            out = Panel(merged, self.units, self.country, self.source, self.notes + tuple(notes), self.registry)
+        out.warnings = list(self.warnings)
+        return out
 
     def to_file(self, path) -> None:
         """Write the canonical panel file (unit, year, counts, covariates); the format follows the extension."""

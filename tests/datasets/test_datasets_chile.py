@@ -26,7 +26,8 @@ def test_shape_and_types(chile):
     assert len(d) == 346 * 16 - 4 * 4  # the four 2004 children have no rows for 2000-2003
     assert str(d["births"].dtype) == "Int64" and str(d["deaths"].dtype) == "Int64"
     assert d["unit"].str.fullmatch(r"\d{5}").all() and d["births"].notna().all() and d["deaths"].notna().all()
-    assert set(chile.covariates) == {"population", "population_age0"}
+    assert set(chile.covariates) == {"population", "population_age0", "poverty", "health_spending_pc", "schooling",
+                                     "sapu", "distance_hospital_km"}
     assert d.loc[d["unit"] == "01107", "year"].min() == 2004
 
 

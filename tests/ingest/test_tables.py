@@ -75,3 +75,20 @@ def test_empty_file(tmp_path):
     with pytest.raises(InputError) as err:
         read_long(f)
     assert "empty.csv" in str(err.value)
+
+
+def test_units_from_names_with_spelling_variants(tmp_path):
+    f = tmp_path / "by_name.csv"
+    f.write_text("comuna,anio,nacidos_vivos,deaths\nAISEN,2010,400,3\nLlaillay,2010,300,2\n"
+                 "Calera,2010,700,5\nPaihuano,2010,50,0\nÑuñoa,2010,2500,9\n", encoding="utf-8")
+    t = read_long(f, {"name": "comuna", "country": "CL"})
+    assert t["unit"].tolist() == ["11201", "05703", "05502", "04105", "13120"]
+
+
+def test_ambiguous_or_unknown_names_are_all_listed(tmp_path):
+    f = tmp_path / "names.csv"
+    f.write_text("comuna,anio,births,deaths\nSanta,2010,1,0\nNarnia,2010,1,0\nTemuco,2010,5,0\n")
+    with pytest.raises(InputError) as err:
+        read_long(f, {"name": "comuna", "country": "CL"})
+    text = str(err.value)
+    assert "Narnia" in text and "Santa" in text and "Santa Cruz" in text and "names.csv" in text

@@ -153,3 +153,12 @@ def test_shuffled_rows_give_the_same_panel():
     a = Panel(d).data
     b = Panel(d.sample(frac=1, random_state=3)).data
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_aggregate_can_sum_the_available_members_and_says_how_many_are_missing():
+    d = table(births=pd.array([1000, pd.NA, 500, 400], dtype="Int64"))
+    agg = Panel(d).aggregate("country", incomplete="available")
+    c = agg.data.set_index("year")
+    assert c.loc[2011, "births"] == 400 and c.loc[2011, "units_missing"] == 1
+    assert c.loc[2010, "units_missing"] == 0
+    assert any("units_missing" in n for n in agg.notes)

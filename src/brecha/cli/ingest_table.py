@@ -13,6 +13,10 @@ MSG = Catalog({
     "col_help": ("nombre de la columna de {role} en los archivos", "name of the {role} column in the files"),
     "country_help": ("registro de unidades: auto (por defecto), CL, BR o none",
                      "unit registry: auto (default), CL, BR or none"),
+    "name_help": ("columna con nombres de unidad, cuando no hay códigos (coincidencia tolerante: tildes, "
+                  "mayúsculas, variantes como Aysén/Aisén)",
+                  "column of unit names, when there are no codes (tolerant matching: accents, case, variants "
+                  "such as Aysén/Aisén)"),
     "sheet_help": ("hoja de Excel (nombre o número, desde 0)", "Excel sheet (name or number, from 0)"),
     "done": ("Panel: {units} unidades, años {years}, {rows} filas",
              "Panel: {units} units, years {years}, {rows} rows"),
@@ -27,6 +31,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("files", nargs="+", metavar="FILE[=VARIABLE]", help=MSG("files_help"))
     for option, _ in ROLE_OPTIONS:
         p.add_argument(f"--{option}-col", help=MSG("col_help", role=option))
+    p.add_argument("--name-col", help=MSG("name_help"))
     p.add_argument("--country", default="auto", help=MSG("country_help"))
     p.add_argument("--sheet", default="0", help=MSG("sheet_help"))
     p.add_argument("-o", "--output", required=True, metavar="OUT")
@@ -38,6 +43,9 @@ def run(args) -> int:
 
     mapping = {role: getattr(args, f"{option}_col") for option, role in ROLE_OPTIONS
                if getattr(args, f"{option}_col")}
+    if args.name_col:
+        mapping["name"] = args.name_col
+        mapping["country"] = None if args.country.lower() in ("auto", "none") else args.country
     sheet = int(args.sheet) if str(args.sheet).isdigit() else args.sheet
     country = None if args.country.lower() == "none" else args.country
     panel = read_tables(args.files, mapping, country=country, sheet=sheet)

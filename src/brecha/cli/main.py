@@ -8,7 +8,8 @@ import warnings
 
 from .. import __version__
 from ..errors import BrechaError, BrechaWarning
-from ..i18n import Catalog, set_language
+from ..i18n import Catalog, get_language, set_language
+from .argparse_es import use_spanish
 
 # One module per command in this package; each has add_parser(subparsers).
 COMMANDS = ("panel", "ingest", "rates", "disparity", "smooth", "funnel", "inequality", "trends",
@@ -53,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     lang = _language_from_argv(argv)
     if lang in ("es", "en"):
         set_language(lang)
+    use_spanish(get_language() == "es")
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -69,6 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     except BrechaError as exc:
         print(f"{MSG('error')}: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `brecha ... | head`: the reader left; not an error of ours
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

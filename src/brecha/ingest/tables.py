@@ -85,6 +85,10 @@ def read_long(path, mapping: dict | None = None, *, sheet=0, keep=None) -> pd.Da
 def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variable: str | None = None):
     columns = [str(c) for c in table.columns]
     table.columns = columns
+    if mapping.get("name") and not mapping.get("unit"):
+        table = _codes_from_names(table, mapping["name"], mapping.get("country"), file)
+        columns = list(table.columns)
+        mapping = {**mapping, "unit": "unit"}
     unit_col = _find(columns, "unit", mapping.get("unit"), file)
     if unit_col is None:
         raise InputError(MSG("no_col", col="unit", role="unit", present=", ".join(columns)), file=file,
@@ -120,6 +124,23 @@ def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variabl
     result = _checked_keys(out, rows, file)
     result.attrs["text_columns"] = text_columns
     return result
+
+
+def _codes_from_names(table: pd.DataFrame, name_col: str, country: str | None, file: str) -> pd.DataFrame:
+    """Unit codes from unit names by the registry's tolerant matching (accents, case, spelling variants).
+
+    Ambiguous or unknown names stop with an error listing all of them and their candidates.
+    """
+    from ..registry import get_registry
+
+    if name_col not in table.columns:
+        raise InputError(MSG("no_col", col=name_col, role="name", present=", ".join(table.columns)), file=file,
+                         column=name_col, hint=MSG("no_col_hint", role="name"))
+    registry = get_registry(country or "CL")
+    codes = registry.match_names(table[name_col], source=file, column=name_col)
+    out = table.drop(columns=[c for c in ("unit",) if c in table.columns]).copy()
+    out.insert(0, "unit", codes.to_numpy())
+    return out.drop(columns=[name_col])
 
 
 def _wide(table, unit_col, year_cols, variable, file):

@@ -1,0 +1,112 @@
+"""``brecha ingest SOURCE ...``: read raw sources into a panel file.
+
+Sub-commands: ``deis`` (DEIS death and birth microdata, with a record ledger) and, when present,
+``table`` (ordinary CSV/Excel/Parquet tables, :mod:`brecha.cli.ingest_table`). Other sources register
+themselves by adding a module to :data:`SUBCOMMANDS` with an ``add_parser(subparsers)`` function.
+
+    brecha ingest deis --deaths DEFUNCIONES.csv --births NACIMIENTOS.csv -o panel.parquet --years 2000-2021
+"""
+from __future__ import annotations
+
+import importlib
+import warnings
+
+from ..i18n import Catalog
+from .common import add_years_argument
+
+# modules of brecha.cli that add an ``ingest`` sub-command (besides ``deis``, defined here)
+SUBCOMMANDS = ("ingest_table",)
+
+MSG = Catalog({
+    "help": ("lee fuentes (microdatos DEIS, tablas) y escribe un archivo de panel",
+             "read sources (DEIS microdata, tables) and write a panel file"),
+    "source": ("fuente", "source"),
+    "deis_help": ("microdatos DEIS de defunciones y nacimientos a un panel comuna x año, con registro de filas",
+                  "DEIS death and birth microdata to a commune x year panel, with a record ledger"),
+    "deaths_help": ("archivos de defunciones DEIS (';', Latin-1, sin encabezado, 27 columnas)",
+                    "DEIS deaths files (';', Latin-1, no header, 27 columns)"),
+    "births_help": ("archivos de nacimientos DEIS (con o sin encabezado; ver --births-layout)",
+                    "DEIS births files (with or without a header; see --births-layout)"),
+    "split_help": ("comunas creadas por división (2004): keep = aparte desde su creación (por defecto); "
+                   "merge = sumadas a la comuna madre en toda la serie",
+                   "communes created by a split (2004): keep = apart from their creation year (default); "
+                   "merge = counted under the parent for the whole series"),
+    "layout_help": ("formato de nacimientos, p. ej. \"year=ANO_NAC,commune=COMUNA\" o, sin encabezado, "
+                    "\"year=4,commune=25\" (posiciones desde 1); también header=yes|no, sep=semicolon|comma, "
+                    "keep=COLUMNA:1|2",
+                    "births layout, e.g. \"year=ANO_NAC,commune=COMUNA\" or, without a header, "
+                    "\"year=4,commune=25\" (positions from 1); also header=yes|no, sep=semicolon|comma, "
+                    "keep=COLUMN:1|2"),
+    "output_help": ("archivo de panel de salida (.parquet, .csv, .xlsx); el ledger se guarda al lado "
+                    "(<nombre>.ledger.csv y .json)",
+                    "output panel file (.parquet, .csv, .xlsx); the ledger is saved beside it "
+                    "(<name>.ledger.csv and .json)"),
+    "quiet_help": ("no imprimir el ledger", "do not print the ledger"),
+    "done": ("Panel: {units} comunas, años {years}, {births} nacidos vivos, {deaths} defunciones infantiles "
+             "({neo} neonatales, {post} posneonatales)",
+             "Panel: {units} communes, years {years}, {births} live births, {deaths} infant deaths "
+             "({neo} neonatal, {post} post-neonatal)"),
+    "saved": ("Guardado: {paths}", "Saved: {paths}"),
+    "warnings": ("Avisos:", "Warnings:"),
+})
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("ingest", help=MSG("help"), description=MSG("help"))
+    sources = p.add_subparsers(dest="source", metavar=MSG("source").upper())
+    add_deis_parser(sources)
+    for name in SUBCOMMANDS:
+        try:
+            module = importlib.import_module(f"{__package__}.{name}")
+        except ModuleNotFoundError as exc:   # a source still being built in this checkout
+            if exc.name == f"{__package__}.{name}":
+                continue
+            raise
+        module.add_parser(sources)
+    p.set_defaults(func=lambda args: p.print_help() or 0)
+
+
+def add_deis_parser(sources) -> None:
+    p = sources.add_parser("deis", help=MSG("deis_help"), description=MSG("deis_help"))
+    p.add_argument("--deaths", nargs="+", default=[], metavar="FILE", help=MSG("deaths_help"))
+    p.add_argument("--births", nargs="+", default=[], metavar="FILE", help=MSG("births_help"))
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help=MSG("output_help"))
+    add_years_argument(p)
+    p.add_argument("--split", choices=["keep", "merge"], default="keep", help=MSG("split_help"))
+    p.add_argument("--births-layout", metavar="LAYOUT", help=MSG("layout_help"))
+    p.add_argument("--quiet", action="store_true", help=MSG("quiet_help"))
+    p.set_defaults(func=run_deis)
+
+
+def run_deis(args) -> int:
+    import pandas as pd
+
+    from ..ingest.deis import ingest_deis
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = ingest_deis(deaths=args.deaths, births=args.births, years=args.years, split=args.split,
+                             births_layout=args.births_layout)
+    panel = result.panel
+    d = panel.data
+    years = panel.years
+
+    def total(column):
+        value = d[column].sum(min_count=1)
+        return "-" if pd.isna(value) else f"{int(value):,}"
+
+    if not args.quiet:
+        print(result.ledger.format())
+        print()
+    print(MSG("done", units=len(panel.unit_codes), years=f"{years[0]}-{years[-1]}", births=total("births"),
+              deaths=total("deaths"), neo=total("deaths_neonatal"), post=total("deaths_postneonatal")))
+    messages = [str(w.message) for w in caught] + [w for w in panel.warnings if w not in
+                                                   {str(c.message) for c in caught}]
+    if messages:
+        print(MSG("warnings"))
+        for m in dict.fromkeys(messages):
+            print(f"  - {m}")
+    paths = result.save(args.output)
+    print(MSG("saved", paths=", ".join(str(p) for p in paths)))
+    return 0
+

@@ -1,0 +1,88 @@
+"""``brecha report [STUDY.toml] [-o DIR] [--example chile|brazil]``: run a study and write its report.
+
+With no study it runs the default Chilean example (all communes, 2000-2015). Writes DIR/index.html
+(self-contained, works offline), DIR/brecha.xlsx (every table), DIR/tables/*.csv and DIR/figures/*.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from ..i18n import Catalog, get_language
+
+MSG = Catalog({
+    "help": ("ejecutar un estudio y escribir su informe (HTML, Excel, CSV, figuras)",
+             "run a study and write its report (HTML, Excel, CSV, figures)"),
+    "study_help": ("archivo de estudio (.toml); sin él se usa el ejemplo chileno",
+                   "study file (.toml); without it the Chilean example runs"),
+    "example_help": ("estudio de ejemplo incluido: chile (por defecto), chile-best, chile-santiago, brazil",
+                     "shipped example study: chile (default), chile-best, chile-santiago, brazil"),
+    "out_help": ("carpeta de salida (por defecto: informe-brecha)", "output folder (default: brecha-report)"),
+    "both": ("indique un archivo de estudio o --example, no ambos", "give a study file or --example, not both"),
+    "running": ("Estudio: {title}", "Study: {title}"),
+    "done": ("Informe listo en {seconds:.1f} s:", "Report ready in {seconds:.1f} s:"),
+    "html": ("  informe:  {path}", "  report:   {path}"),
+    "excel": ("  Excel:    {path} ({n} tablas)", "  Excel:    {path} ({n} tables)"),
+    "tables": ("  tablas:   {path}{sep}*.csv", "  tables:   {path}{sep}*.csv"),
+    "figures": ("  figuras:  {path}{sep} ({n})", "  figures:  {path}{sep} ({n})"),
+    "excluded": ("Excluido o no disponible:", "Excluded or not available:"),
+    "nothing_excluded": ("Nada excluido.", "Nothing excluded."),
+    "caveats": ("Advertencias:", "Caveats:"),
+})
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("report", help=MSG("help"), description=MSG("help"))
+    _arguments(p)
+    p.set_defaults(func=run)
+
+
+def _arguments(p) -> None:
+    p.add_argument("study", nargs="?", metavar="STUDY.toml", help=MSG("study_help"))
+    p.add_argument("-o", "--output", metavar="DIR", help=MSG("out_help"))
+    p.add_argument("--example", choices=["chile", "chile-best", "chile-santiago", "brazil"],
+                   help=MSG("example_help"))
+
+
+def run(args) -> int:
+    from ..errors import InputError
+    from ..study import example_study, read_study, run_study
+
+    t0 = time.perf_counter()
+    if args.study and args.example:
+        raise InputError(MSG("both"))
+    study = read_study(args.study) if args.study else example_study(args.example or "chile")
+    lang = _cli_language(args, study)
+    out = Path(args.output or ("informe-brecha" if lang == "es" else "brecha-report"))
+    print(MSG("running", lang=lang, title=study.title_in(lang) or (args.study or "")), flush=True)
+    report = run_study(study, out, lang=lang, progress=lambda m: print(f"  … {m}", flush=True))
+    print_summary(report, time.perf_counter() - t0, lang)
+    return 0
+
+
+def _cli_language(args, study) -> str:
+    """--lang wins; then the study's language; then the process default (BRECHA_LANG or Spanish)."""
+    if getattr(args, "lang", None):
+        return args.lang
+    return study.language or get_language()
+
+
+def print_summary(report, seconds: float, lang: str) -> None:
+    import os
+
+    f = report.files
+    print(MSG("done", lang=lang, seconds=seconds))
+    print(MSG("html", lang=lang, path=f["html"]))
+    print(MSG("excel", lang=lang, path=f["excel"], n=len(report.tables)))
+    print(MSG("tables", lang=lang, path=f["tables"], sep=os.sep))
+    print(MSG("figures", lang=lang, path=f["figures"], sep=os.sep, n=len({x.filename for x in report.figures})))
+    if report.excluded:
+        print(MSG("excluded", lang=lang))
+        for item in dict.fromkeys(report.excluded):
+            print(f"  - {item}")
+    else:
+        print(MSG("nothing_excluded", lang=lang))
+    if report.notes:
+        print(MSG("caveats", lang=lang))
+        for note in dict.fromkeys(report.notes):
+            print(f"  - {note}")

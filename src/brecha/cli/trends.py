@@ -1,0 +1,132 @@
+"""``brecha trends PANEL``: trend per unit (Prais-Winsten APC and class, or joinpoint segments and AAPC)."""
+from __future__ import annotations
+
+import warnings
+
+from ..i18n import Catalog
+from .common import (add_output_argument, add_panel_argument, add_years_argument, load_panel, parse_years,
+                     write_output)
+
+# The output columns are a contract: these first, in this order.
+CONTRACT = ["unit", "outcome", "n_years", "slope", "se", "p_value", "rho", "apc", "apc_lower", "apc_upper",
+            "trend", "method"]
+JOINPOINT_COLUMNS = ["row", "segment", "start_year", "end_year", "joinpoints"]
+FLAG_COLUMNS = ["trend_label", "name", "first_year", "last_year", "zero_rule", "zero_years", "sparse", "note"]
+
+MSG = Catalog({
+    "help": ("tendencia por unidad: Prais-Winsten (VPA) o joinpoint",
+             "trend per unit: Prais-Winsten (APC) or joinpoint"),
+    "outcome_help": ("resultado: infant (por defecto), neonatal, postneonatal",
+                     "outcome: infant (default), neonatal, postneonatal"),
+    "method_help": ("método: prais-winsten (por defecto) o joinpoint", "method: prais-winsten (default) or joinpoint"),
+    "rho_help": ("cálculo de rho de Prais-Winsten (regress por defecto, como Stata y R prais)",
+                 "Prais-Winsten rho rule (regress by default, as Stata and R prais)"),
+    "zero_help": ("años sin muertes: add-half suma 0,5 (por defecto), pool-years agrupa años, skip omite la unidad",
+                  "years without deaths: add-half adds 0.5 (default), pool-years pools years, skip leaves the unit out"),
+    "level_help": ("agregar antes a province, region o country", "aggregate first to province, region or country"),
+    "alpha_help": ("nivel de significación para clasificar (0,05 por defecto); IC al 1-alpha",
+                   "significance level of the class (default 0.05); CI at 1-alpha"),
+    "df_help": ("grados de libertad de la t: n-2 (por defecto) o n-1", "degrees of freedom of the t: n-2 (default) or n-1"),
+    "min_years_help": ("mínimo de años utilizables por unidad (3 por defecto)", "minimum usable years per unit (default 3)"),
+    "two_step_help": ("Prais-Winsten en dos etapas (sin iterar rho)", "two-step Prais-Winsten (rho not iterated)"),
+    "max_jp_help": ("joinpoint: máximo de puntos de cambio (2 por defecto)", "joinpoint: most joinpoints (default 2)"),
+    "selection_help": ("joinpoint: selección por bic (por defecto) o permutation",
+                       "joinpoint: selection by bic (default) or permutation"),
+    "weights_help": ("joinpoint: pesos de Poisson (peso = defunciones)", "joinpoint: Poisson weights (weight = deaths)"),
+    "permutations_help": ("joinpoint: número de permutaciones (999)", "joinpoint: number of permutations (999)"),
+    "seed_help": ("semilla de las permutaciones", "seed of the permutations"),
+    "aapc_help": ("joinpoint: periodo del AAPC, p. ej. 2010-2015 (todo el periodo por defecto)",
+                  "joinpoint: AAPC period, e.g. 2010-2015 (whole period by default)"),
+    "all_help": ("todas las columnas (gl, t, Durbin-Watson, iteraciones, ...)",
+                 "all columns (df, t, Durbin-Watson, iterations, ...)"),
+    "zero_share_help": ("proporción máxima de años sin muertes para clasificar una unidad (0,5 por defecto); "
+                        "por encima se dan las estimaciones sin clase",
+                        "largest share of years without deaths for a unit to be classified (default 0.5); above it "
+                        "the estimates are given without a class"),
+    "incomplete_help": ("con --level: sum suma las unidades con dato y lo anota (por defecto); drop omite el año "
+                        "si falta alguna unidad",
+                        "with --level: sum adds up the units with data and notes it (default); drop leaves the year "
+                        "out when any unit is missing"),
+    "summary": ("{units} unidades ({method}): {decreasing} {l_decreasing}s, {increasing} {l_increasing}s, "
+                "{stationary} {l_stationary}s, {sparse} sin clasificar por escasez de muertes, {missing} sin "
+                "estimación (alpha {alpha})",
+                "{units} units ({method}): {decreasing} {l_decreasing}, {increasing} {l_increasing}, "
+                "{stationary} {l_stationary}, {sparse} not classified for lack of deaths, {missing} without "
+                "estimate (alpha {alpha})"),
+    "zero_summary": ("Regla para años sin muertes: {rule}; {count} unidades con al menos un año sin muertes; "
+                     "{sparse} con más de {share} % de años sin muertes quedan sin clase",
+                     "Rule for years without deaths: {rule}; {count} units with at least one year without deaths; "
+                     "{sparse} with more than {share} % of years without deaths get no class"),
+    "jp_basis": ("clase de cada unidad según el AAPC", "class of each unit from its AAPC"),
+    "seed": ("semilla {seed}, {n} permutaciones", "seed {seed}, {n} permutations"),
+    "panel_notes": ("Notas del panel:", "Panel notes:"),
+})
+
+
+def add_parser(subparsers) -> None:
+    from ..trends import RHO_METHODS, ZERO_RULES
+
+    p = subparsers.add_parser("trends", help=MSG("help"), description=MSG("help"))
+    add_panel_argument(p)
+    p.add_argument("--outcome", default="infant", help=MSG("outcome_help"))
+    add_years_argument(p)
+    p.add_argument("--method", choices=["prais-winsten", "joinpoint"], default="prais-winsten",
+                   help=MSG("method_help"))
+    p.add_argument("--rho", choices=list(RHO_METHODS), default="regress", help=MSG("rho_help"))
+    p.add_argument("--zero", choices=list(ZERO_RULES), default="add-half", help=MSG("zero_help"))
+    p.add_argument("--level", choices=["province", "region", "country"], help=MSG("level_help"))
+    p.add_argument("--alpha", type=float, default=0.05, help=MSG("alpha_help"))
+    p.add_argument("--df", choices=["n-2", "n-1"], default="n-2", help=MSG("df_help"))
+    p.add_argument("--min-years", type=int, default=3, help=MSG("min_years_help"))
+    p.add_argument("--max-zero-share", type=float, default=0.5, help=MSG("zero_share_help"))
+    p.add_argument("--incomplete", choices=["sum", "drop"], default="sum", help=MSG("incomplete_help"))
+    p.add_argument("--two-step", action="store_true", help=MSG("two_step_help"))
+    p.add_argument("--max-joinpoints", type=int, default=2, help=MSG("max_jp_help"))
+    p.add_argument("--selection", choices=["bic", "permutation"], default="bic", help=MSG("selection_help"))
+    p.add_argument("--weights", choices=["poisson"], help=MSG("weights_help"))
+    p.add_argument("--permutations", type=int, default=999, help=MSG("permutations_help"))
+    p.add_argument("--seed", type=int, default=2024, help=MSG("seed_help"))
+    p.add_argument("--aapc-years", type=parse_years, help=MSG("aapc_help"))
+    p.add_argument("--all-columns", action="store_true", help=MSG("all_help"))
+    add_output_argument(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..trends import trend_label, trend_labels, trends
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # panel warnings are shown by `brecha panel`
+        panel = load_panel(args)
+    result = trends(panel, outcome=args.outcome, years=args.years, method=args.method, rho=args.rho,
+                    zero=args.zero, alpha=args.alpha, level=args.level, df=args.df, min_years=args.min_years,
+                    iterate=not args.two_step, max_joinpoints=args.max_joinpoints, selection=args.selection,
+                    weights=args.weights, n_permutations=args.permutations, seed=args.seed,
+                    aapc_years=(args.aapc_years[0], args.aapc_years[-1]) if args.aapc_years else None,
+                    max_zero_share=args.max_zero_share, incomplete=args.incomplete)
+    result.insert(result.columns.get_loc("method") + 1, "trend_label", result["trend"].map(trend_label))
+    if args.all_columns:
+        table = result
+    else:
+        extra = JOINPOINT_COLUMNS if args.method == "joinpoint" else []
+        table = result[CONTRACT + extra + [c for c in FLAG_COLUMNS if c in result.columns]]
+    per_unit = result if args.method != "joinpoint" else result[result["row"].isin(["aapc", "unit"])]
+    counts = per_unit["trend"].value_counts()
+    sparse = int(per_unit["sparse"].sum())
+    labels = {f"l_{code}": label for code, label in trend_labels().items()}
+    print(MSG("summary", units=len(per_unit), method=args.method, decreasing=int(counts.get("decreasing", 0)),
+              increasing=int(counts.get("increasing", 0)), stationary=int(counts.get("stationary", 0)),
+              sparse=sparse, missing=int(per_unit["trend"].isna().sum()) - sparse, alpha=args.alpha, **labels)
+          + (f" ({MSG('jp_basis')})" if args.method == "joinpoint" else "")
+          + (f"; {MSG('seed', seed=args.seed, n=args.permutations)}"
+             if args.method == "joinpoint" and args.selection == "permutation" else ""))
+    zero_units = per_unit.loc[per_unit["zero_years"] > 0, "unit"].nunique()
+    print(MSG("zero_summary", rule=args.zero, count=zero_units, sparse=sparse,
+              share=f"{100 * args.max_zero_share:g}"))
+    notes = result.attrs.get("notes") or []
+    if notes:
+        print(MSG("panel_notes"))
+        for note in notes:
+            print(f"  - {note}")
+    write_output(table, args)
+    return 0

@@ -1,0 +1,846 @@
+"""Disparity against a reference: RR, AR, AR%, PAR and PAR%, each with its confidence interval.
+
+Specific measures compare each unit i with the reference r (one unit, several units pooled, the best unit,
+or a covariate quintile), in the same period:
+
+- rate ratio RR = R_i / R_r, CI = exp(ln RR ± z·SE) (log method). ``rr_method``:
+  ``poisson`` SE² = 1/D_i + 1/D_r (births as person-time; ``epitools::rateratio(method="wald")``),
+  ``binomial`` SE² = 1/D_i − 1/LB_i + 1/D_r − 1/LB_r (Katz 1978; ``epiR`` ``RR.strata.wald``),
+  ``exact`` (conditional binomial, Clopper-Pearson; ``epiR`` IRR), ``midp`` (Rothman & Greenland's mid-p,
+  median-unbiased estimate; ``epitools::rateratio(method="midp")``). ``rr_method`` also sets the variance
+  family of AR and PAR: ``binomial`` uses D(1 − D/LB), the others the Poisson D.
+- attributable risk AR = (R_i − R_r)·1000, Wald CI (``epiR`` ``ARate``/``ARisk``).
+- AR% = (R_i − R_r)/R_i × 100 = (RR − 1)/RR × 100, CI from the RR limits (``epiR`` ``AFRate``/``AFRisk``).
+
+Global measures compare the total T (all units analysed, reference included) with the reference, in rows
+with ``unit = "TOTAL"``: the rate ratio R_T/R_r, PAR = (R_T − R_r)·1000 and PAR% = PAR/R_T × 100
+(Schneider et al. 2002, PAHO). ``par_method``: ``delta`` (delta method that accounts for the reference being
+part of the total; equals ``epiR``'s "Pirikahu" PAR for a 2×2 table), ``walter`` (Walter 1976, as WHO HEAT),
+``jewell`` (Jewell 2004, log(1 − PAF) scale, ``epiR`` ``PAFRisk``), ``wald`` (independence, conservative;
+``epiR`` ``PARate``), ``sullivan`` (limits combined from the exact Poisson CIs; ``epiR`` ``PAFRate``).
+
+Sign: PAHO/Latin American convention, PAR > 0 when the reference does better than the total. WHO HEAT
+reports y_ref − μ (negative for mortality): multiply by −1 to compare.
+
+When a unit belongs to the reference (its counts are part of R_r), every Wald/delta variance accounts for
+the overlap (a unit that is the whole reference gets RR = 1, AR = 0 and a zero-width interval).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from .errors import InputError, warn
+from .i18n import Catalog
+from .intervals import as_float, check_conf_level, join_flags, poisson_exact_limits, z_value
+from .intervals import divide as _div
+from .rates import carry_notes, events_table
+
+MSG = Catalog({
+    "bad_rr": ("método de razón de tasas '{name}' desconocido; use {choices}",
+               "unknown rate-ratio method '{name}'; use {choices}"),
+    "bad_par": ("método de RAP '{name}' desconocido; use {choices}", "unknown PAR method '{name}'; use {choices}"),
+    "empty_reference": ("no se indicó referencia", "no reference was given"),
+    "empty_reference_hint": ("use un código, varios códigos separados por comas, best o lowest-quintile:COVARIABLE",
+                             "use a code, several codes separated by commas, best, or lowest-quintile:COVARIATE"),
+    "unknown_codes": ("códigos de referencia que no están en el panel: {codes}",
+                      "reference codes that are not in the panel: {codes}"),
+    "unknown_codes_hint": ("los códigos del panel son como {examples}", "the panel's codes look like {examples}"),
+    "bad_min_births": ("'{text}' no es un mínimo de nacimientos válido (best:N con N entero)",
+                       "'{text}' is not a valid minimum of births (best:N with N a whole number)"),
+    "no_best": ("ninguna unidad tiene nacimientos suficientes para ser la mejor (mínimo {min_births})",
+                "no unit has enough births to be the best one (minimum {min_births})"),
+    "no_best_hint": ("use best:N con un N menor, best:0 (sin mínimo) o una referencia agrupada (códigos o "
+                     "lowest-quintile:COVARIABLE)",
+                     "use best:N with a smaller N, best:0 (no minimum) or a pooled reference (codes or "
+                     "lowest-quintile:COVARIATE)"),
+    "best_auto_extra": ("; la menor tasa entre las {n} unidades con al menos {min_births} nacimientos, es decir "
+                        "{expected} defunciones esperadas a la tasa global de {overall:.2f} por 1.000 (regla de "
+                        "fiabilidad del NCHS); {excluded} unidades más pequeñas no se consideran; best:N fija otro "
+                        "mínimo",
+                        "; the lowest rate among the {n} units with at least {min_births} births, i.e. {expected} "
+                        "expected deaths at the overall rate of {overall:.2f} per 1,000 (NCHS reliability rule); "
+                        "{excluded} smaller units not considered; best:N sets another minimum"),
+    "no_covariate": ("la covariable '{name}' no está en el panel; covariables disponibles: {have}",
+                     "covariate '{name}' is not in the panel; available covariates: {have}"),
+    "buildable": ("; brecha puede agregar: {names}", "; brecha can add: {names}"),
+    "no_covariate_hint": ("agregue la columna al archivo de panel o elija una de esas covariables",
+                          "add the column to the panel file or choose one of those covariates"),
+    "no_covariate_values": ("la covariable '{name}' no tiene valores en los años elegidos",
+                            "covariate '{name}' has no values in the chosen years"),
+    "best_label": ("mejor unidad: {unit}{name} ({rate:.2f} por 1.000 en {period}{extra})",
+                   "best unit: {unit}{name} ({rate:.2f} per 1,000 over {period}{extra})"),
+    "best_tied_label": ("mejores unidades empatadas en {rate:.2f} por 1.000 en {period}, agrupadas: {units}{extra}",
+                        "best units tied at {rate:.2f} per 1,000 over {period}, pooled: {units}{extra}"),
+    "best_extra": ("; excluidas {n} unidades con menos de {min_births} nacimientos",
+                   "; excluded {n} units with fewer than {min_births} births"),
+    "quintile_label": ("{n} de {total} unidades con {side} {covariate} media ({period}; {op} {threshold:.4g})",
+                       "{n} of {total} units with the {side} mean {covariate} ({period}; {op} {threshold:.4g})"),
+    "lowest": ("menor", "lowest"),
+    "highest": ("mayor", "highest"),
+    "codes_label": ("{codes}", "{codes}"),
+    "pooled_label": ("{n} unidades agrupadas: {codes}", "{n} units pooled: {codes}"),
+    "reference_zero": ("la referencia ({label}) tiene 0 defunciones en {periods}: RR y AR% no están definidos "
+                       "ahí; use una referencia agrupada o best:N (mínimo de nacimientos)",
+                       "the reference ({label}) has 0 deaths in {periods}: RR and AR% are undefined there; "
+                       "use a pooled reference or best:N (a minimum of births)"),
+    "total_name": ("Total de las unidades analizadas", "Total of the units analysed"),
+    "no_units": ("ninguna de las unidades pedidas está en el panel: {codes}",
+                 "none of the requested units is in the panel: {codes}"),
+})
+
+RR_METHODS = ("poisson", "binomial", "exact", "midp")
+PAR_METHODS = ("delta", "walter", "jewell", "wald", "sullivan")
+MEASURES = ("rate_ratio", "attributable_risk", "attributable_risk_percent", "par", "par_percent")
+TOTAL = "TOTAL"
+# ``best`` without a minimum: only units whose expected deaths at the overall rate reach this number are
+# candidates. Fewer than 20 events give a relative standard error above 22 % (NCHS "unreliable" rates).
+BEST_MIN_EXPECTED = 20
+DISPARITY_COLUMNS = ["unit", "period", "outcome", "measure", "estimate", "lower", "upper", "method", "se",
+                     "p_value", "conf_level", "events", "births", "rate", "reference", "reference_events",
+                     "reference_births", "reference_rate", "flag"]
+_RR_LABEL = {"poisson": "poisson-wald", "binomial": "binomial-katz", "exact": "exact-conditional",
+             "midp": "midp-exact"}
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+def _check_rr(name: str) -> str:
+    key = str(name).strip().lower()
+    key = {"wald": "poisson", "katz": "binomial", "mid-p": "midp", "conditional": "exact"}.get(key, key)
+    if key not in RR_METHODS:
+        raise InputError(MSG("bad_rr", name=name, choices=", ".join(RR_METHODS)))
+    return key
+
+
+def _check_par(name: str) -> str:
+    key = str(name).strip().lower()
+    key = {"pirikahu": "delta", "heat": "walter"}.get(key, key)
+    if key not in PAR_METHODS:
+        raise InputError(MSG("bad_par", name=name, choices=", ".join(PAR_METHODS)))
+    return key
+
+
+def _family(rr_method: str) -> str:
+    return "binomial" if rr_method == "binomial" else "poisson"
+
+
+def count_variance(events, births, family: str = "poisson") -> np.ndarray:
+    """Variance of a death count: D (Poisson) or D(1 − D/LB) (binomial; 0 when D > LB)."""
+    d = np.asarray(events, dtype="float64")
+    if family == "poisson":
+        return d.copy()
+    n = np.asarray(births, dtype="float64")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        v = d * (1.0 - d / n)
+    return np.where(n > 0, np.maximum(v, 0.0), np.nan)
+
+
+# ---------------------------------------------------------------------------------------------- RR
+def _binom_tails(x, m, p):
+    """P(X < x), P(X = x), P(X > x) for X ~ Binomial(m, p), vectorised (scipy.special only)."""
+    from scipy.special import bdtr, bdtrc
+
+    x = np.asarray(x).astype(np.int64)
+    m = np.asarray(m).astype(np.int64)
+    le = bdtr(x, m, p)
+    lt = np.where(x > 0, bdtr(np.maximum(x - 1, 0), m, p), 0.0)
+    gt = bdtrc(x, m, p)
+    return lt, le - lt, gt
+
+
+def _bisect(func, target, lo, hi, iterations: int = 52):
+    """Solve func(p) = target for p in [lo, hi] by bisection; func decreasing in p, vectorised."""
+    lo = lo.copy()
+    hi = hi.copy()
+    for _ in range(iterations):
+        mid = (lo + hi) / 2
+        above = func(mid) > target
+        lo = np.where(above, mid, lo)
+        hi = np.where(above, hi, mid)
+    return (lo + hi) / 2
+
+
+def _conditional_p_limits(x, m, alpha, method):
+    """Limits (and for mid-p the median-unbiased estimate) of p in X ~ Binomial(m, p), per (x, m) pair.
+
+    Exact: Clopper-Pearson. Mid-p: P(X > x) + P(X = x)/2 = α/2 (lower) and P(X < x) + P(X = x)/2 = α/2
+    (upper), each bracketed by the Clopper-Pearson limits (Rothman & Greenland 1998).
+    """
+    from scipy.special import betaincinv
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cp_lo = np.where(x > 0, betaincinv(np.maximum(x, 1e-300), m - x + 1, alpha / 2), 0.0)
+        cp_up = np.where(x < m, betaincinv(x + 1, np.maximum(m - x, 1e-300), 1 - alpha / 2), 1.0)
+    if method == "exact":
+        return cp_lo, cp_up, None
+    inner = (x > 0) & (x < m)
+    plo, pup = cp_lo.copy(), cp_up.copy()
+    pmid = np.where(x == 0, 0.0, 1.0)
+    if inner.any():
+        xi, mi = x[inner], m[inner]
+
+        def lower_tail(p):
+            lt, eq, _ = _binom_tails(xi, mi, p)
+            return lt + 0.5 * eq
+
+        a, b = cp_lo[inner], cp_up[inner]
+        plo[inner] = _bisect(lambda p: lower_tail(p) - 1.0, -alpha / 2, a, b)
+        pup[inner] = _bisect(lower_tail, alpha / 2, a, b)
+        pmid[inner] = _bisect(lower_tail, 0.5, a, b)
+    # x = 0: the mid-p upper limit solves P(X = 0)/2 = α/2
+    zero = (x == 0) & (m > 0)
+    if zero.any():
+        pup[zero] = 1.0 - alpha ** (1.0 / m[zero])
+    full = (x == m) & (m > 0)
+    if full.any():
+        plo[full] = alpha ** (1.0 / m[full])
+    return plo, pup, pmid
+
+
+def _conditional_rr(d1, n1, d0, n0, method, alpha):
+    """Exact (Clopper-Pearson) or mid-p limits of RR conditional on D1 + D0 (Rothman & Greenland 1998).
+
+    The limits of p = RR·n1/(RR·n1 + n0) depend only on (D1, D1 + D0): they are solved once per distinct
+    pair (a few thousand in a country-sized table) and mapped to RR = p/(1 − p)·n0/n1.
+    """
+    from scipy.special import bdtr
+
+    x = np.round(d1).astype(np.int64)
+    m = np.round(d1 + d0).astype(np.int64)
+    pairs, inverse = np.unique(np.stack([x, m]), axis=1, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    plo_u, pup_u, pmid_u = _conditional_p_limits(pairs[0], pairs[1], alpha, method)
+    plo, pup = plo_u[inverse], pup_u[inverse]
+    to_rr = lambda p: _div(p, 1.0 - p) * n0 / n1  # noqa: E731
+    p0 = n1 / (n1 + n0)
+    if method == "exact":
+        est = _div(d1 / n1, d0 / n0)
+        # two-sided exact p: twice the smaller tail at the null p0 = n1/(n1+n0), capped at 1
+        lower_tail = bdtr(x, m, p0)
+        upper_tail = 1.0 - np.where(x > 0, bdtr(np.maximum(x - 1, 0), m, p0), 0.0)
+        pval = np.minimum(1.0, 2 * np.minimum(lower_tail, upper_tail))
+    else:
+        pmid = pmid_u[inverse]
+        est = np.where(x == 0, 0.0, np.where(x == m, np.inf, to_rr(pmid)))
+        lt, eq, gt = _binom_tails(x, m, p0)
+        pval = np.minimum(1.0, 2 * np.minimum(lt + 0.5 * eq, gt + 0.5 * eq))
+    lower = to_rr(plo)
+    upper = np.where(pup >= 1.0, np.inf, to_rr(pup))
+    return est, lower, upper, pval
+
+
+def rate_ratio(events, births, ref_events, ref_births, method: str = "poisson", conf_level: float = 0.95,
+               in_reference=None) -> dict:
+    """Rate ratio RR = (D/LB) / (D_r/LB_r) with its CI, vectorised.
+
+    ``method``: ``poisson`` (log Wald, SE² = 1/D + 1/D_r), ``binomial`` (Katz log, SE² = 1/D − 1/LB + 1/D_r −
+    1/LB_r), ``exact`` (conditional binomial, Clopper-Pearson), ``midp`` (mid-p; the estimate is the
+    median-unbiased one, as ``epitools``). ``in_reference`` (bool per row) says the unit's counts are part of
+    the reference counts; those rows use the delta method with the covariance (``poisson``/``binomial``
+    family) whatever the method. ``se`` is on the log scale. ``p_value``: ``poisson`` the conditional score
+    test (as ``epitools`` ``rate2by2.test`` "wald"), ``binomial`` Pearson's χ² for the 2×2 table, ``exact``
+    twice the smaller exact tail, ``midp`` the two-sided mid-p.
+
+    Reference: Rothman K (1998) Epidemiology: An Introduction; Katz D et al. (1978) Biometrics 34:469-474.
+
+    >>> r = rate_ratio([41], [28010], [15], [19017])
+    >>> [round(float(r[k][0]), 6) for k in ("estimate", "lower", "upper")]
+    [1.855759, 1.027226, 3.352563]
+    """
+    method = _check_rr(method)
+    alpha = 1.0 - check_conf_level(conf_level)
+    z = z_value(1.0 - alpha)
+    d1, n1, d0, n0 = (as_float(v) for v in (events, births, ref_events, ref_births))
+    d1, n1, d0, n0 = np.broadcast_arrays(d1, n1, d0, n0)
+    inref = (np.zeros(d1.shape, dtype=bool) if in_reference is None
+             else np.broadcast_to(np.asarray(in_reference, dtype=bool), d1.shape))
+    family = _family(method)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r1 = _div(d1, n1)
+        r0 = _div(d0, n0)
+        est = _div(r1, r0)
+        ratio = est.copy()
+        m = inref.astype(float)
+        d_rest = d0 - m * d1
+        n_rest = n0 - m * n1
+        v1 = count_variance(d1, n1, family)
+        v_rest = count_variance(d_rest, n_rest, family)
+        v_rest = np.where(n_rest > 0, v_rest, 0.0)
+        g1 = _div(1.0, d1) - m * _div(1.0, d0)
+        g_rest = -_div(1.0, d0)
+        se = np.sqrt(g1 ** 2 * v1 + g_rest ** 2 * v_rest)
+        se = np.where(inref & (d_rest == 0) & (n_rest == 0), 0.0, se)
+        log_est = np.log(est)
+        lower = np.exp(log_est - z * se)
+        upper = np.exp(log_est + z * se)
+        # score test conditional on D1 + D0 (Poisson) or Pearson chi-square (binomial)
+        if family == "poisson":
+            tot = d1 + d0
+            p0 = n1 / (n1 + n0)
+            score = (d1 - tot * p0) / np.sqrt(tot * p0 * (1 - p0))
+        else:
+            pooled = (d1 + d0) / (n1 + n0)
+            score = (r1 - r0) / np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n0))
+    from scipy.special import ndtr
+
+    pval = 2 * ndtr(-np.abs(score))
+    labels = np.full(d1.shape, _RR_LABEL[method], dtype=object)
+    if method in ("exact", "midp"):
+        use = ~inref & np.isfinite(d1) & np.isfinite(d0) & (n1 > 0) & (n0 > 0) & (d1 + d0 > 0)
+        if use.any():
+            e2, l2, u2, p2 = _conditional_rr(d1[use], n1[use], d0[use], n0[use], method, alpha)
+            est = est.copy()
+            est[use], lower[use], upper[use], pval[use] = e2, l2, u2, p2
+        labels[inref] = "poisson-wald (unit in reference)"
+    else:
+        # a zero count: the log interval is undefined on that side; RR = 0 keeps its lower limit 0
+        zero1 = (d1 == 0) & ~inref
+        lower = np.where(zero1, 0.0, lower)
+        upper = np.where(zero1, np.nan, upper)
+    pval = np.where(inref, np.nan, pval)
+    bad = ~np.isfinite(est)
+    est = np.where(bad, np.nan, est)
+    lower = np.where(~np.isfinite(lower), np.where(est == 0, 0.0, np.nan), lower)
+    upper = np.where(bad | ~np.isfinite(upper), np.nan, upper)
+    se = np.where(np.isfinite(se), se, np.nan)
+    ratio = np.where(np.isfinite(ratio), ratio, np.nan)
+    return {"estimate": est, "lower": lower, "upper": upper, "se": se, "p_value": pval, "method": labels,
+            "ratio": ratio}
+
+
+def attributable_risk(events, births, ref_events, ref_births, family: str = "poisson", conf_level: float = 0.95,
+                      in_reference=None, per: float = 1000) -> dict:
+    """AR = (D/LB − D_r/LB_r)·per with a Wald CI (``epiR`` ``ARate`` for Poisson, ``ARisk`` for binomial).
+
+    Var = D/LB² + D_r/LB_r² (Poisson) or R(1−R)/LB + R_r(1−R_r)/LB_r (binomial), with the covariance when
+    the unit is part of the reference.
+
+    >>> r = attributable_risk([41], [28010], [15], [19017])
+    >>> [round(float(r[k][0]), 6) for k in ("estimate", "lower", "upper")]
+    [0.674995, 0.074927, 1.275063]
+    """
+    z = z_value(check_conf_level(conf_level))
+    d1, n1, d0, n0 = (as_float(v) for v in (events, births, ref_events, ref_births))
+    d1, n1, d0, n0 = np.broadcast_arrays(d1, n1, d0, n0)
+    m = (np.zeros(d1.shape) if in_reference is None
+         else np.broadcast_to(np.asarray(in_reference, dtype=float), d1.shape))
+    est = (_div(d1, n1) - _div(d0, n0))
+    d_rest, n_rest = d0 - m * d1, n0 - m * n1
+    v1 = count_variance(d1, n1, family)
+    v_rest = np.where(n_rest > 0, count_variance(d_rest, n_rest, family), 0.0)
+    g1 = _div(1.0, n1) - m * _div(1.0, n0)
+    g_rest = -_div(1.0, n0)
+    se = np.sqrt(g1 ** 2 * v1 + g_rest ** 2 * v_rest)
+    return {"estimate": est * per, "lower": (est - z * se) * per, "upper": (est + z * se) * per,
+            "se": se * per, "method": np.full(d1.shape, f"wald-{family}", dtype=object)}
+
+
+def attributable_fraction(rr: dict) -> dict:
+    """AR% = (RR − 1)/RR × 100 with the CI from the RR limits (``epiR`` ``AFRate``/``AFRisk``)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = lambda v: np.where(v > 0, (v - 1.0) / v * 100.0, np.nan)  # noqa: E731
+        return {"estimate": f(rr.get("ratio", rr["estimate"])), "lower": f(rr["lower"]),
+                "upper": np.where(np.isnan(rr["upper"]), np.nan, f(rr["upper"])),
+                "se": np.full(np.shape(rr["estimate"]), np.nan),
+                "method": _prefix("rr-limits:", rr["method"])}
+
+
+def _prefix(prefix: str, labels) -> np.ndarray:
+    codes, uniques = pd.factorize(np.asarray(labels, dtype=object))
+    return np.array([prefix + str(u) for u in uniques], dtype=object)[codes]
+
+
+# ---------------------------------------------------------------------------------------------- PAR
+def population_attributable_risk(other_events, other_births, ref_events, ref_births, ref_out_events=0,
+                                  ref_out_births=0, method: str = "delta", family: str = "poisson",
+                                  conf_level: float = 0.95, per: float = 1000) -> dict:
+    """PAR = (R_T − R_r)·per and PAR% = PAR/R_T × 100 with CIs (PAHO convention: positive = reference better).
+
+    The total T is made of the non-reference units (``other_*``) and the reference units inside it
+    (``ref_*``); ``ref_out_*`` are reference units outside the total (when only some units are analysed).
+    R_r pools ``ref_*`` and ``ref_out_*``. Returns ``{"par": {...}, "par_percent": {...}, "rate_ratio":
+    {...}}`` (the last is R_T/R_r with a log-scale delta CI).
+
+    ``method``:
+    - ``delta``: Var(PAR) = Σ_x (∂PAR/∂D_x)² Var(D_x) over the independent parts (delta method with the
+      overlap of reference and total; = w_o²[R_o(1−R_o)/n_o + R_r(1−R_r)/n_r] for a 2×2 table, epiR's
+      "Pirikahu" PAR). PAR% by the same delta method for 1 − R_r/R_T, on the fraction scale.
+    - ``walter``: Var(PAF) = cN[ad(N−c) + bc²]/[(a+c)³(c+d)³] (Walter 1976), a, b non-reference deaths and
+      survivors, c, d reference deaths and survivors; SE(PAR) = R_T·SE(PAF) as WHO HEAT.
+    - ``jewell``: Var[ln(1−PAF)] = (b + PAF(a+d))/(Nc) (Jewell 2004, epiR ``PAFRisk``); PAR = R_T × limits.
+    - ``wald``: Var(PAR) = Var(R_T) + Var(R_r), as if independent (epiR ``PARate``); PAR% = PAR limits/R_T.
+    - ``sullivan``: PAF limits combined from the exact Poisson CIs of R_T and R_r (epiR ``PAFRate``).
+
+    >>> r = population_attributable_risk([2500], [200000], [30], [6000], method="jewell", family="binomial")
+    >>> [round(float(r["par_percent"][k][0]), 3) for k in ("estimate", "lower", "upper")]
+    [59.289, 41.949, 71.449]
+    """
+    method = _check_par(method)
+    alpha = 1.0 - check_conf_level(conf_level)
+    z = z_value(1.0 - alpha)
+    do, no, dr, nr, dq, nq = (as_float(v) for v in (other_events, other_births, ref_events, ref_births,
+                                                     ref_out_events, ref_out_births))
+    do, no, dr, nr, dq, nq = np.broadcast_arrays(do, no, dr, nr, dq, nq)
+    dt, nt = do + dr, no + nr              # the total analysed
+    dref, nref = dr + dq, nr + nq          # the reference
+    rt, rref = _div(dt, nt), _div(dref, nref)
+    par = rt - rref
+    paf = _div(par, rt)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv_nt, inv_nref = _div(1.0, nt), _div(1.0, nref)
+        parts = [(do, no, inv_nt, 0.0), (dr, nr, inv_nt, inv_nref), (dq, nq, 0.0, inv_nref)]
+        var_par = var_paf = var_logrr = 0.0
+        for d, n, gt, gr in parts:
+            v = np.where(n > 0, count_variance(d, n, family), 0.0)
+            var_par = var_par + (gt - gr) ** 2 * v
+            var_paf = var_paf + ((gr * rt - rref * gt) / rt ** 2) ** 2 * v
+            var_logrr = var_logrr + (gt / rt - gr / rref) ** 2 * v
+        se_logrr = np.sqrt(var_logrr)
+        rr_est = _div(rt, rref)
+        rr = {"estimate": np.where(np.isfinite(rr_est), rr_est, np.nan),
+              "lower": rr_est * np.exp(-z * se_logrr), "upper": rr_est * np.exp(z * se_logrr),
+              "se": se_logrr, "method": np.full(dt.shape, f"delta-{family}", dtype=object)}
+        if method == "delta":
+            se_par = np.sqrt(var_par)
+            se_paf = np.sqrt(var_paf)
+            par_lo, par_up = par - z * se_par, par + z * se_par
+            paf_lo, paf_up = paf - z * se_paf, paf + z * se_paf
+            label = f"delta-{family}"
+        elif method == "wald":
+            se_par = np.sqrt(count_variance(dt, nt, family) / nt ** 2 + count_variance(dref, nref, family) / nref ** 2)
+            se_paf = se_par / rt
+            par_lo, par_up = par - z * se_par, par + z * se_par
+            paf_lo, paf_up = par_lo / rt, par_up / rt
+            label = f"wald-{family}"
+        else:
+            a, b = do, no - do
+            c, d = dref, nref - dref
+            big_n = a + b + c + d
+            if method == "walter":
+                var = c * big_n * (a * d * (big_n - c) + b * c ** 2) / ((a + c) ** 3 * (c + d) ** 3)
+                se_paf = np.sqrt(var)
+                paf_lo, paf_up = paf - z * se_paf, paf + z * se_paf
+                label = "walter"
+            elif method == "jewell":
+                var = (b + paf * (a + d)) / (big_n * c)
+                se_paf = np.sqrt(var)  # on the log(1 - PAF) scale
+                base = np.log1p(-paf)
+                paf_lo = 1.0 - np.exp(base + z * se_paf)
+                paf_up = 1.0 - np.exp(base - z * se_paf)
+                label = "jewell"
+            else:  # sullivan
+                lt_, ut_ = poisson_exact_limits(dt, alpha / 2, alpha / 2)
+                lr_, ur_ = poisson_exact_limits(dref, alpha / 2, alpha / 2)
+                lt_, ut_, lr_, ur_ = lt_ / nt, ut_ / nt, lr_ / nref, ur_ / nref
+                one = _div(lt_ - lr_, lt_)
+                two = _div(ut_ - ur_, ut_)
+                paf_lo, paf_up = np.fmin(one, two), np.fmax(one, two)
+                se_paf = np.full(dt.shape, np.nan)
+                label = "sullivan"
+            se_par = rt * se_paf if method == "walter" else np.full(dt.shape, np.nan)
+            par_lo, par_up = rt * paf_lo, rt * paf_up
+    lab = np.full(dt.shape, label, dtype=object)
+    par_out = {"estimate": par * per, "lower": par_lo * per, "upper": par_up * per, "se": se_par * per,
+               "method": lab}
+    se_pct = se_paf * 100 if method != "jewell" else se_paf
+    paf_out = {"estimate": paf * 100, "lower": paf_lo * 100, "upper": paf_up * 100, "se": se_pct,
+               "method": lab.copy()}
+    return {"par": par_out, "par_percent": paf_out, "rate_ratio": rr}
+
+
+# ---------------------------------------------------------------------------------------------- reference
+def _normalise_codes(panel, codes: list[str]) -> list[str]:
+    units = getattr(panel, "units", None)
+    if units is not None and "level" in units.columns:
+        # an aggregated panel (regions, provinces): match codes with or without leading zeros
+        known = {str(u).lstrip("0") or "0": str(u) for u in units["unit"]}
+        return [known.get(c.lstrip("0") or "0", c) for c in codes]
+    registry = getattr(panel, "registry", None)
+    if registry is not None:
+        try:
+            return [str(c) for c in registry.normalise_codes(pd.Series(codes, dtype=str)).tolist()]
+        except Exception:  # a registry that cannot read these codes: keep them as given
+            return codes
+    return codes
+
+
+def _quintile_covariate(spec) -> str | None:
+    """The covariate a ``lowest-quintile:``/``highest-quintile:`` reference names (None for others)."""
+    if isinstance(spec, str) and spec.strip().lower().startswith(("lowest-quintile:", "highest-quintile:")):
+        return spec.split(":", 1)[1].strip()
+    return None
+
+
+def prepare_panel(panel, reference=None, level: str | None = None):
+    """The panel a disparity analysis works on: with the covariate a quintile reference needs, then aggregated.
+
+    A covariate that the panel lacks but brecha can build for its country (``poverty`` for Chile, ...) is
+    attached with :func:`brecha.covariates.attach_missing` (interpolated between survey years; its source,
+    filling rule and caveats join the panel notes), before aggregating to ``level`` (births-weighted means).
+    A plain events table is returned as it is.
+    """
+    from .panel import Panel
+
+    if not isinstance(panel, Panel):
+        return panel
+    covariate = _quintile_covariate(reference)
+    if covariate and covariate not in panel.data.columns:
+        import warnings
+
+        from .covariates import attach_missing
+
+        # the attached panel is validated again: repeat only the warnings the user has not seen yet
+        seen = set(panel.warnings)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            panel = attach_missing(panel, [covariate])
+        for w in caught:
+            if str(w.message) not in seen:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return panel.aggregate(level) if level else panel
+
+
+def _covariate_means(panel, covariate: str, years, units) -> pd.Series:
+    from .panel import Panel
+
+    data = panel.data if isinstance(panel, Panel) else panel
+    have = [c for c in data.columns if c not in ("unit", "year", "period", "events", "births", "deaths",
+                                                  "deaths_neonatal", "deaths_postneonatal", "n_years", "name")]
+    if covariate not in data.columns:
+        buildable = ""
+        country = str(getattr(panel, "country", "") or "").upper()
+        if country in ("CL", "BR"):
+            from .covariates import BRAZIL_SOURCES, CHILE_SOURCES
+
+            names = CHILE_SOURCES if country == "CL" else BRAZIL_SOURCES
+            buildable = MSG("buildable", names=", ".join(n for n in names if n not in have))
+        raise InputError(MSG("no_covariate", name=covariate, have=", ".join(map(str, have)) or "-") + buildable,
+                         column=covariate, hint=MSG("no_covariate_hint"))
+    d = data
+    if years is not None and "year" in d.columns:
+        yrs = [years] if isinstance(years, int) else list(years)
+        d = d[d["year"].isin(yrs)]
+    if units is not None:
+        d = d[d["unit"].astype(str).isin(units)]
+    means = pd.to_numeric(d[covariate], errors="coerce").groupby(d["unit"].astype(str)).mean().dropna()
+    if means.empty:
+        raise InputError(MSG("no_covariate_values", name=covariate))
+    return means
+
+
+def _pool_quick(ev: pd.DataFrame) -> pd.DataFrame:
+    """Pool an events table over its periods (years where both counts exist), as ``Panel.events(pool=True)``."""
+    codes, uniques = pd.factorize(ev["unit"], sort=True)
+    d = as_float(ev["events"])
+    n = as_float(ev["births"])
+    ok = np.isfinite(d) & np.isfinite(n)
+    size = len(uniques)
+    ds = np.bincount(codes, weights=np.where(ok, d, 0.0), minlength=size)
+    ns = np.bincount(codes, weights=np.where(ok, n, 0.0), minlength=size)
+    seen = np.bincount(codes, weights=ok.astype(float), minlength=size) > 0
+    years = pd.to_numeric(ev["year"], errors="coerce").dropna() if "year" in ev.columns else pd.Series([])
+    if len(years):
+        lo, hi = int(years.min()), int(years.max())
+        label = str(lo) if lo == hi else f"{lo}-{hi}"
+    else:
+        label = str(ev["period"].iloc[0]) if len(ev) else ""
+    return pd.DataFrame({"unit": np.asarray(uniques, dtype=object), "period": label,
+                         "events": np.where(seen, ds, np.nan), "births": np.where(seen, ns, np.nan)})
+
+
+def resolve_reference(panel, spec, years=None, outcome: str = "infant", units=None, *,
+                      _pooled=None) -> tuple[list[str], str]:
+    """The reference units and a label saying how they were chosen.
+
+    ``spec``:
+    - a code (``"13114"``), codes separated by commas, or a list of codes: those units, pooled;
+    - ``"best"``: the unit with the lowest rate over the whole period (deaths and births pooled over
+      ``years``) among the units large enough for their rate to be reliable: births over the period of at
+      least ceil(20 / overall rate), i.e. 20 expected deaths at the overall rate of the candidates (NCHS:
+      rates on fewer than 20 events have a relative standard error above 22 %). The minimum is chosen on
+      births, not on the unit's own deaths, so that the choice does not favour high rates. Without it a
+      commune of a few births and no deaths is "best" (rate 0, every RR undefined).
+      ``"best:N"`` only considers units with at least N births over the period; ``"best:0"`` any unit.
+      Units with zero or missing births are never best. Units tied at the lowest rate are pooled.
+    - ``"lowest-quintile:COVARIATE"``: the fifth of units with the lowest mean of COVARIATE over ``years``
+      (e.g. the least poor fifth by poverty; "lowest" means the lowest covariate value, whatever the
+      covariate measures), pooled. k = ceil(n/5) units with the lowest values, plus any units tied with the
+      k-th; units with no value are left out. ``"highest-quintile:COVARIATE"``: the highest fifth.
+    ``units`` restricts the candidates of ``best`` and the quintiles to the analysed units.
+
+    Returns ``(codes, label)``.
+    """
+    if _pooled is None:
+        panel = prepare_panel(panel, spec)
+        ev, unit_attrs, _ = events_table(panel, outcome, years, pool=True)
+    else:
+        ev, unit_attrs = _pooled
+    present = set(ev["unit"].tolist())
+    if units is not None:
+        ev = ev[ev["unit"].isin(units)]
+    period = str(ev["period"].iloc[0]) if len(ev) else ""
+    if spec is None or (isinstance(spec, str) and not spec.strip()) or (
+            not isinstance(spec, str) and len(list(spec)) == 0):
+        raise InputError(MSG("empty_reference"), hint=MSG("empty_reference_hint"))
+    if not isinstance(spec, str):
+        codes = _normalise_codes(panel, [str(c).strip() for c in spec])
+        return _explicit(codes, present, unit_attrs)
+    text = spec.strip()
+    key = text.lower()
+    if key == "best" or key.startswith("best:"):
+        return _best_reference(ev, key, text, period, unit_attrs)
+    if key.startswith(("lowest-quintile:", "highest-quintile:")):
+        side, covariate = text.split(":", 1)
+        covariate = covariate.strip()
+        lowest = side.lower().startswith("lowest")
+        means = _covariate_means(panel, covariate, years, None if units is None else list(units))
+        means = means[means.index.isin(present)]
+        total = len(means)
+        k = max(1, math.ceil(total / 5))
+        ordered = means.sort_values(ascending=lowest, kind="stable")
+        threshold = float(ordered.iloc[k - 1])
+        chosen = means[means <= threshold] if lowest else means[means >= threshold]
+        codes = sorted(chosen.index.astype(str).tolist())
+        label = MSG("quintile_label", n=len(codes), total=total, side=MSG("lowest" if lowest else "highest"),
+                    covariate=covariate, period=period, op="≤" if lowest else "≥", threshold=threshold)
+        return codes, f"{side.lower()}:{covariate}: {label}"
+    codes = _normalise_codes(panel, [c.strip() for c in text.split(",") if c.strip()])
+    return _explicit(codes, present, unit_attrs)
+
+
+def _best_reference(ev, key: str, text: str, period: str, unit_attrs) -> tuple[list[str], str]:
+    """``best`` (automatic minimum of births: BEST_MIN_EXPECTED deaths at the overall rate) or ``best:N``."""
+    d = as_float(ev["events"])
+    n = as_float(ev["births"])
+    ok = np.isfinite(d) & np.isfinite(n) & (n > 0)
+    automatic = ":" not in key
+    if automatic:
+        overall = float(d[ok].sum() / n[ok].sum()) if ok.any() else 0.0
+        min_births = math.ceil(BEST_MIN_EXPECTED / overall) if overall > 0 else 0
+    else:
+        try:
+            min_births = int(float(key.split(":", 1)[1]))
+        except ValueError:
+            raise InputError(MSG("bad_min_births", text=text), hint=MSG("empty_reference_hint")) from None
+    enough = ok & (n >= min_births)
+    if not enough.any():
+        raise InputError(MSG("no_best", min_births=min_births), hint=MSG("no_best_hint"))
+    rate = np.where(enough, _div(d, n), np.inf)
+    best = rate.min()
+    tied = enough & np.isclose(rate, best, rtol=1e-12, atol=0.0)
+    codes = sorted(ev["unit"][tied].tolist())
+    excluded = int((ok & ~enough).sum())
+    if automatic and min_births > 0:
+        extra = MSG("best_auto_extra", n=int(enough.sum()), min_births=min_births,
+                    expected=BEST_MIN_EXPECTED, overall=overall * 1000, excluded=excluded)
+    else:
+        extra = MSG("best_extra", n=excluded, min_births=min_births) if min_births > 0 else ""
+    if len(codes) == 1:
+        name = _name_of(unit_attrs, codes[0])
+        label = MSG("best_label", unit=codes[0], name=f" {name}" if name else "", rate=best * 1000,
+                    period=period, extra=extra)
+    else:
+        label = MSG("best_tied_label", rate=best * 1000, period=period, units=", ".join(codes), extra=extra)
+    return codes, label
+
+
+def _name_of(unit_attrs, code: str) -> str:
+    if unit_attrs is None or "name" not in unit_attrs.columns:
+        return ""
+    hit = unit_attrs.loc[unit_attrs["unit"].astype(str) == code, "name"]
+    if hit.empty or pd.isna(hit.iloc[0]) or str(hit.iloc[0]) == code:
+        return ""
+    return str(hit.iloc[0])
+
+
+def _explicit(codes, present, unit_attrs):
+    if not codes:
+        raise InputError(MSG("empty_reference"), hint=MSG("empty_reference_hint"))
+    missing = [c for c in codes if c not in present]
+    if missing:
+        examples = ", ".join(sorted(present)[:3])
+        raise InputError(MSG("unknown_codes", codes=", ".join(missing)), hint=MSG("unknown_codes_hint",
+                                                                                  examples=examples))
+    codes = sorted(dict.fromkeys(codes))
+    if len(codes) == 1:
+        name = _name_of(unit_attrs, codes[0])
+        return codes, codes[0] + (f" {name}" if name else "")
+    return codes, MSG("pooled_label", n=len(codes), codes=", ".join(codes))
+
+
+# ---------------------------------------------------------------------------------------------- table
+def disparity(panel, reference, outcome: str = "infant", years=None, pool: bool = False,
+              conf_level: float = 0.95, rr_method: str = "poisson", par_method: str = "delta", units=None,
+              level: str | None = None, per: float = 1000) -> pd.DataFrame:
+    """RR, AR, AR% of every unit against the reference, and the total's RR, PAR and PAR%, per period.
+
+    Parameters
+    ----------
+    panel : Panel or DataFrame (``unit, year|period, events, births``)
+    reference : code, list of codes, ``"best"``, ``"best:N"``, ``"lowest-quintile:COVARIATE"`` or
+        ``"highest-quintile:COVARIATE"`` (see :func:`resolve_reference`). The same reference units are used
+        in every period; their counts are pooled period by period.
+    rr_method : ``poisson`` | ``binomial`` | ``exact`` | ``midp`` (also the variance family of AR and PAR).
+    par_method : ``delta`` | ``walter`` | ``jewell`` | ``wald`` | ``sullivan``.
+    units : codes, optional
+        Analyse only these units (rows and the total); the reference may lie outside them.
+    level : None | ``province`` | ``region`` | ``country``
+        Sum the counts up to that level first: each region against a reference region (a code, ``best``,
+        or a covariate quintile of regions by their births-weighted mean) and the country's PAR.
+
+    A quintile reference on a covariate the panel lacks attaches it when brecha can build it
+    (:func:`prepare_panel`); its notes travel in ``table.attrs["notes"]``.
+
+    Returns
+    -------
+    DataFrame ``unit, period, outcome, measure, estimate, lower, upper, method, se, p_value, conf_level,
+    events, births, rate, reference, reference_events, reference_births, reference_rate, flag`` (+ ``name``).
+    ``measure`` is ``rate_ratio``, ``attributable_risk``, ``attributable_risk_percent`` for each unit, and
+    ``rate_ratio``, ``par``, ``par_percent`` for ``unit = "TOTAL"``. ``se`` is on the log scale for rate
+    ratios and Jewell's PAR%, otherwise on the scale of the estimate. Flags: ``zero_births``, ``missing``,
+    ``zero_events``, ``events_exceed_births``, ``in_reference``, ``reference_zero_events``,
+    ``reference_zero_births`` (no reference unit has births in that period), ``reference_incomplete``.
+    """
+    from .panel import Panel
+
+    rr_method = _check_rr(rr_method)
+    par_method = _check_par(par_method)
+    conf_level = check_conf_level(conf_level)
+    family = _family(rr_method)
+    panel = prepare_panel(panel, reference, level)
+    ev, unit_attrs, name = events_table(panel, outcome, years, pool, None if isinstance(panel, Panel) else level)
+    if units is not None:
+        wanted = _normalise_codes(panel, [units] if isinstance(units, str) else [str(u) for u in units])
+        if not set(wanted) & set(ev["unit"]):
+            raise InputError(MSG("no_units", codes=", ".join(wanted[:10])))
+        analysed = ev["unit"].isin(wanted).to_numpy()
+        unit_list = sorted(set(wanted) & set(ev["unit"]))
+    else:
+        analysed = np.ones(len(ev), dtype=bool)
+        unit_list = None
+    if isinstance(reference, tuple) and len(reference) == 2 and isinstance(reference[1], str) \
+            and not isinstance(reference[0], str):
+        codes, label = list(reference[0]), reference[1]
+    else:
+        codes, label = resolve_reference(panel, reference, years, name, units=unit_list,
+                                         _pooled=(_pool_quick(ev), unit_attrs))
+
+    d = as_float(ev["events"])
+    n = as_float(ev["births"])
+    valid = np.isfinite(d) & np.isfinite(n)
+    is_ref = ev["unit"].isin(codes).to_numpy()
+    pidx, periods = pd.factorize(ev["period"].astype(str), sort=True)
+    periods = np.asarray(periods, dtype=object)
+    k = len(periods)
+
+    def sums(mask):
+        w = mask & valid
+        return (np.bincount(pidx, weights=np.where(w, d, 0.0), minlength=k),
+                np.bincount(pidx, weights=np.where(w, n, 0.0), minlength=k))
+
+    d_ref, n_ref = sums(is_ref)
+    ref_incomplete = np.bincount(pidx, weights=(is_ref & ~valid).astype(float), minlength=k) > 0
+    d_o, n_o = sums(analysed & ~is_ref)
+    d_in, n_in = sums(analysed & is_ref)
+    d_out, n_out = sums(~analysed & is_ref)
+
+    zero_ref = (d_ref == 0) & (n_ref > 0)
+    if zero_ref.any():
+        warn(MSG("reference_zero", label=label, periods=", ".join(periods[zero_ref][:10])))
+
+    # specific measures, one block of rows per unit-period: rate_ratio, attributable_risk, ..._percent
+    rows = np.flatnonzero(analysed)
+    pr = pidx[rows]
+    du, nu = np.where(valid[rows], d[rows], np.nan), np.where(valid[rows], n[rows], np.nan)
+    nu_ok = np.where(nu > 0, nu, np.nan)
+    inref = is_ref[rows]
+    rr = rate_ratio(du, nu_ok, d_ref[pr], n_ref[pr], rr_method, conf_level, in_reference=inref)
+    ar = attributable_risk(du, nu_ok, d_ref[pr], n_ref[pr], family, conf_level, in_reference=inref, per=per)
+    af = attributable_fraction(rr)
+    flags = join_flags(len(rows), [
+        (~valid[rows], "missing"), (valid[rows] & (n[rows] == 0), "zero_births"),
+        ((du == 0) & (nu > 0), "zero_events"), (inref, "in_reference"),
+        (valid[rows] & (n[rows] > 0) & (d[rows] > n[rows]), "events_exceed_births"),
+        (zero_ref[pr], "reference_zero_events"), (n_ref[pr] == 0, "reference_zero_births"),
+        (ref_incomplete[pr], "reference_incomplete")])
+    specific = ("rate_ratio", "attributable_risk", "attributable_risk_percent")
+    results = (rr, ar, af)
+    nm = len(specific)
+
+    def interleave(key, default=np.nan):
+        stack = [np.asarray(r.get(key, np.full(len(rows), default)), dtype=object if key == "method" else float)
+                 for r in results]
+        return np.column_stack(stack).ravel()
+
+    # global measures, per period: rate_ratio, par, par_percent of the TOTAL
+    total = population_attributable_risk(d_o, n_o, d_in, n_in, d_out, n_out, par_method, family, conf_level,
+                                         per)
+    tmeasures = ("rate_ratio", "par", "par_percent")
+    tflags = join_flags(k, [(n_o + n_in == 0, "zero_births"), (zero_ref, "reference_zero_events"),
+                            (n_ref == 0, "reference_zero_births"), (ref_incomplete, "reference_incomplete")])
+
+    def tinterleave(key):
+        stack = [np.asarray(total[m].get(key, np.full(k, np.nan)), dtype=object if key == "method" else float)
+                 for m in tmeasures]
+        return np.column_stack(stack).ravel()
+
+    rep = np.repeat(rows, nm)
+    trep = np.repeat(np.arange(k), len(tmeasures))
+    ref_rate = _div(d_ref, n_ref) * per
+    # text columns with few distinct values are categoricals: 300,000+ rows of a long reference label
+    # would otherwise cost more than all the arithmetic
+    flag_codes, flag_values = pd.factorize(np.concatenate([flags, tflags]))
+    flag_rows = np.concatenate([np.repeat(flag_codes[:len(rows)], nm), flag_codes[len(rows):][trep]])
+    units_out = np.concatenate([ev["unit"].to_numpy(dtype=object)[rep], np.full(len(trep), TOTAL, dtype=object)])
+    out = pd.DataFrame({
+        "unit": pd.array(units_out, dtype="str"),
+        "period": _categorical(np.concatenate([pidx[rep], trep]), periods),
+        "outcome": _categorical(np.zeros(len(rep) + len(trep), dtype=np.int64), [name]),
+        "measure": _categorical(np.concatenate([np.tile([MEASURES.index(m) for m in specific], len(rows)),
+                                                np.tile([MEASURES.index(m) for m in tmeasures], k)]),
+                                MEASURES),
+        "estimate": np.concatenate([interleave("estimate"), tinterleave("estimate")]),
+        "lower": np.concatenate([interleave("lower"), tinterleave("lower")]),
+        "upper": np.concatenate([interleave("upper"), tinterleave("upper")]),
+        "method": _categorical(*pd.factorize(np.concatenate([interleave("method"), tinterleave("method")]))),
+        "se": np.concatenate([interleave("se"), tinterleave("se")]),
+        "p_value": np.concatenate([interleave("p_value"), np.full(len(trep), np.nan)]),
+        "conf_level": conf_level,
+        "events": _counts(np.concatenate([d[rep], (d_o + d_in)[trep]])),
+        "births": _counts(np.concatenate([n[rep], (n_o + n_in)[trep]])),
+        "rate": np.concatenate([(_div(du, nu_ok) * per)[np.repeat(np.arange(len(rows)), nm)],
+                                _div(d_o + d_in, n_o + n_in)[trep] * per]),
+        "reference": _categorical(np.zeros(len(rep) + len(trep), dtype=np.int64), [label]),
+        "reference_events": _counts(np.concatenate([d_ref[pidx[rep]], d_ref[trep]])),
+        "reference_births": _counts(np.concatenate([n_ref[pidx[rep]], n_ref[trep]])),
+        "reference_rate": np.concatenate([ref_rate[pidx[rep]], ref_rate[trep]]),
+        "flag": _categorical(flag_rows, flag_values),
+    })
+    if unit_attrs is not None and "name" in unit_attrs.columns:
+        attrs = unit_attrs.drop_duplicates("unit")
+        where = pd.Index(attrs["unit"].astype(str)).get_indexer(ev["unit"])
+        name_codes, name_values = pd.factorize(attrs["name"].to_numpy(dtype=object), use_na_sentinel=True)
+        name_codes = np.where(where >= 0, name_codes[where], -1)
+        categories = list(name_values) + [MSG("total_name")]
+        out["name"] = _categorical(np.concatenate([name_codes[rep], np.full(len(trep), len(name_values))]),
+                                   categories)
+    out.attrs["reference_units"] = list(codes)
+    out.attrs["reference_label"] = label
+    return carry_notes(out, panel)
+
+
+def _categorical(codes, categories) -> pd.Categorical:
+    """Text from integer codes (-1 = missing) without converting each row's string."""
+    cats = pd.Index(np.asarray(categories, dtype=object)).astype("str")
+    return pd.Categorical.from_codes(np.asarray(codes, dtype=np.int64), categories=cats)
+
+
+def _counts(values) -> pd.api.extensions.ExtensionArray | np.ndarray:
+    """Whole-number counts as nullable Int64 (NaN -> <NA>); floats stay floats."""
+    values = np.asarray(values, dtype="float64")
+    finite = np.isfinite(values)
+    if not bool((values[finite] == np.round(values[finite])).all()):
+        return values
+    return pd.arrays.IntegerArray(np.where(finite, np.round(values), 0).astype(np.int64), ~finite).astype("Int64")

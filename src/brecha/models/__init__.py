@@ -1,0 +1,254 @@
+"""Determinants: panel and count models of infant mortality on commune characteristics.
+
+>>> from brecha import datasets, covariates, models                       # doctest: +SKIP
+>>> panel = covariates.attach(datasets.chile(), ["poverty", "health_spending_pc"])  # doctest: +SKIP
+>>> res = models.fit_models(panel, "infant", ["poverty", "health_spending_pc"],
+...                         models=("pooled", "fe", "re"), se="clustered", years=range(2006, 2013))  # doctest: +SKIP
+>>> print(res.summary("en"))                                               # doctest: +SKIP
+
+Linear models (the rate per 1,000): ``pooled``, ``fe`` (unit effects), ``fe2`` (unit and year effects),
+``re`` (Swamy-Arora, plm-compatible on unbalanced panels), ``between``, ``fd`` (first differences),
+``cre`` (correlated random effects, Mundlak). Count models (deaths with a log(births) offset):
+``poisson``, ``negbin``, ``poisson_fe`` (conditional), ``poisson_re`` (gamma). See docs/models.md.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from ..i18n import Catalog
+from ._design import Design, design_from_frame, design_from_panel
+from .results import Fit, ModelResults, model_label
+
+__all__ = ["fit_models", "fit_frame", "ModelResults", "Fit", "model_label", "MODELS", "LINEAR_MODELS", "COUNT_MODELS"]
+
+LINEAR_MODELS = ("pooled", "fe", "fe2", "re", "between", "fd", "cre")
+COUNT_MODELS = ("poisson", "negbin", "poisson_fe", "poisson_re")
+MODELS = LINEAR_MODELS + COUNT_MODELS
+MODEL_ALIASES = {"ols": "pooled", "within": "fe", "fixed": "fe", "twoways": "fe2", "twoway": "fe2",
+                 "random": "re", "mundlak": "cre", "nb": "negbin", "nbreg": "negbin",
+                 "poisson-fe": "poisson_fe", "poisson-re": "poisson_re", "be": "between"}
+
+MSG = Catalog({
+    "unknown_model": ("modelo desconocido '{name}'; modelos: {models}", "unknown model '{name}'; models: {models}"),
+    "no_models": ("indique al menos un modelo", "give at least one model"),
+    "dropped_model": ("{model}: sin covariables que varíen en el tiempo, no se estima",
+                      "{model}: no time-varying covariate, not estimated"),
+    "weights_ignored": ("{models}: sin ponderación por nacimientos (no tiene forma ponderada aquí)",
+                        "{models}: not weighted by births (no weighted form here)"),
+    "count_needs_counts": ("los modelos de conteo necesitan defunciones y nacimientos (un Panel)",
+                           "count models need deaths and births (a Panel)"),
+    "hausman_conventional": ("la prueba de Hausman clásica usa las varianzas convencionales de EF y EA; la "
+                             "versión robusta es la regresión auxiliar de Mundlak",
+                             "the classic Hausman test uses the conventional FE and RE variances; the robust "
+                             "version is the Mundlak auxiliary regression"),
+    "dk_counts": ("modelos de conteo: Driscoll-Kraay no disponible, se usan errores agrupados por unidad",
+                  "count models: Driscoll-Kraay not available, clustered-by-unit errors used"),
+    "fe_dropped": ("la Poisson de efectos fijos descarta {n} unidades sin ninguna defunción",
+                   "fixed-effects Poisson drops {n} units with no death at all"),
+    "bad_conf": ("el nivel de confianza debe estar entre 0 y 1 (p. ej. 0.95), no {value}",
+                 "the confidence level must be between 0 and 1 (e.g. 0.95), not {value}"),
+    "re_truncated": ("la varianza del efecto de unidad estimada fue negativa ({value:.4g}) y se fijó en 0",
+                     "the estimated unit-effect variance was negative ({value:.4g}) and was set to 0"),
+})
+
+
+def _resolve_models(models, lang: str | None = None) -> list[str]:
+    if isinstance(models, str):
+        models = [m for m in models.split(",")]
+    out = []
+    for m in models:
+        text = str(m).strip().lower()
+        if not text:
+            continue
+        key = MODEL_ALIASES.get(text, text.replace("-", "_"))
+        if key not in MODELS:
+            raise InputError(MSG("unknown_model", lang, name=m, models=", ".join(MODELS)))
+        if key not in out:
+            out.append(key)
+    if not out:
+        raise InputError(MSG("no_models", lang))
+    return out
+
+
+def fit_models(panel, outcome: str = "infant", covariates=(), models=("pooled", "fe", "re"),
+               se: str = "clustered", years=None, weights: str | None = None, time_effects: bool = False,
+               conf_level: float = 0.95, tests: bool = True, fill: str = "interpolate",
+               lang: str | None = None) -> ModelResults:
+    """Fit panel (rate per 1,000) and count (deaths, log-births offset) models of one outcome.
+
+    Parameters
+    ----------
+    panel : Panel
+        Births, deaths and the covariate columns (``brecha.covariates.attach`` adds Chilean ones).
+    outcome : str
+        ``infant`` (IMR), ``neonatal`` or ``postneonatal`` (aliases imr, nmr, pnmr accepted).
+    covariates : list of str
+        Panel columns. Time-invariant ones vanish under ``fe``/``fe2``/``fd``/``poisson_fe`` (noted).
+    models : sequence of str
+        Any of pooled, fe, fe2, re, between, fd, cre, poisson, negbin, poisson_fe, poisson_re.
+    se : str
+        unadjusted, robust, clustered (by unit) or driscoll-kraay.
+    years : iterable of int, optional
+        Restrict to these years.
+    weights : None or "births"
+        Births-weighted linear models (pooled, fe, fe2, between).
+    time_effects : bool
+        Year effects: ``fe`` becomes two-way; other models get year indicators (not shown).
+    fill : str
+        Filling rule for covariates the panel lacks and brecha builds (``brecha.covariates``; their
+        notes say so): interpolate, carry-forward or none.
+
+    Returns
+    -------
+    ModelResults with ``.coefficients``, ``.tests`` (Hausman, robust Hausman, F for unit effects,
+    Breusch-Pagan LM), ``.fit_info``, ``.notes`` and ``.summary(lang)``.
+
+    Rows with zero or missing births, missing deaths or missing covariates are excluded and counted in
+    the notes. References: see docs/models.md (Baltagi 2013; Wooldridge 2010; Cameron & Trivedi 2013).
+    """
+    wanted = _resolve_models(models, lang)
+    if isinstance(covariates, str):
+        covariates = covariates.split(",")
+    covariates = [str(c).strip() for c in (covariates or []) if str(c).strip()]
+    rebuilt = False
+    if hasattr(panel, "data") and covariates:
+        from .. import covariates as builder
+
+        build = builder.buildable(panel, covariates)
+        if build:
+            # built (or, on an embedded panel, rebuilt) for the years modelled and with the filling rule
+            # asked, so that each one's note states its source and rule and counts the rows modelled
+            if years is not None:
+                panel = panel.subset(years=list(years))
+            panel = builder.attach(panel, build, fill=fill, lang=lang)
+            rebuilt = True
+    design = design_from_panel(panel, outcome, covariates, years, weights, lang)
+    panel_notes = [str(n) for n in getattr(panel, "notes", ())]
+    if rebuilt:
+        panel_notes = [n for n in panel_notes if not builder.is_standard_note(n)]
+    notes = list(design.notes) + panel_notes
+    from ..panel import resolve_outcome
+    from ._design import MSG as DESIGN_MSG, outcome_label
+
+    label = DESIGN_MSG("outcome_title", lang, outcome=outcome_label(resolve_outcome(outcome), lang))
+    if any(m in COUNT_MODELS for m in wanted):
+        label += DESIGN_MSG("outcome_counts", lang)
+    return _run(design, wanted, se, time_effects, conf_level, tests, notes, lang, outcome_label=label)
+
+
+def fit_frame(frame: pd.DataFrame, outcome: str, covariates, *, unit: str = "unit", year: str = "year",
+              models=("pooled", "fe", "re"), se: str = "unadjusted", weights: str | None = None,
+              time_effects: bool = False, conf_level: float = 0.95, tests: bool = True,
+              lang: str | None = None) -> ModelResults:
+    """Linear panel models of any long table (the outcome is used as it is, not as a rate).
+
+    >>> import pandas as pd                                                  # doctest: +SKIP
+    >>> g = pd.read_csv("grunfeld.csv")                                      # doctest: +SKIP
+    >>> fit_frame(g, "inv", ["value", "capital"], unit="firm", models=["fe", "re"]).tests  # doctest: +SKIP
+    """
+    design = design_from_frame(frame, outcome, covariates, unit=unit, year=year, weights=weights, lang=lang)
+    wanted = _resolve_models(models, lang)
+    if any(m in COUNT_MODELS for m in wanted):
+        raise InputError(MSG("count_needs_counts", lang))
+    return _run(design, wanted, se, time_effects, conf_level, tests, list(design.notes), lang,
+                outcome_label=outcome)
+
+
+def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes, lang, outcome_label):
+    from . import count, linear, random_effects
+    from . import tests as spec
+
+    if not 0 < float(conf_level) < 1:
+        raise InputError(MSG("bad_conf", lang, value=conf_level))
+
+    se = linear.resolve_se(se, lang)
+    fits: dict[str, Fit] = {}
+    cache: dict = {}
+
+    def components():
+        if "sa" not in cache:
+            d = design.frame
+            base, _ = random_effects._regressors(design, time_effects, False)
+            cache["sa"] = random_effects.swamy_arora(d[design.outcome].to_numpy(float), base.to_numpy(float),
+                                                     design.unit_index)
+        return cache["sa"]
+
+    builders = {
+        "pooled": lambda s: linear.fit_pooled(design, s, time_effects),
+        "fe": lambda s: linear.fit_within(design, s, time_effects),
+        "fe2": lambda s: linear.fit_within(design, s, True),
+        "between": lambda s: linear.fit_between(design, s),
+        "fd": lambda s: linear.fit_first_difference(design, s, time_effects),
+        "re": lambda s: random_effects.fit_random(design, s, time_effects, components=components()),
+        "cre": lambda s: random_effects.fit_random(design, s, time_effects, mundlak=True,
+                                                   components=components()),
+        "poisson": lambda s: count.fit_poisson(design, s, time_effects),
+        "negbin": lambda s: count.fit_negbin(design, s, time_effects),
+        "poisson_fe": lambda s: count.fit_poisson_fe(design, s, time_effects),
+        "poisson_re": lambda s: count.fit_poisson_re(design, s, time_effects),
+    }
+    if any(m in COUNT_MODELS for m in wanted) and design.counts is None:
+        raise InputError(MSG("count_needs_counts", lang))
+    for key in wanted:
+        fit = builders[key](se)
+        if fit is None:
+            notes.append(MSG("dropped_model", lang, model=key))
+            continue
+        if key == "fe" and time_effects:
+            fit.model = "fe"
+        fits[key] = fit
+    if design.weights:
+        unweighted = [m for m in wanted if m in ("re", "cre", "fd") or m in COUNT_MODELS]
+        if unweighted:
+            notes.append(MSG("weights_ignored", lang, models=", ".join(unweighted)))
+    if se == "driscoll-kraay" and any(m in COUNT_MODELS for m in wanted):
+        notes.append(MSG("dk_counts", lang))
+    if "poisson_fe" in fits and fits["poisson_fe"].info.get("units_dropped_no_events"):
+        notes.append(MSG("fe_dropped", lang, n=fits["poisson_fe"].info["units_dropped_no_events"]))
+    if any(m in ("re", "cre") for m in fits) and components()["truncated"]:
+        notes.append(MSG("re_truncated", lang, value=components()["sigma2_u_raw"]))
+
+    rows = []
+    linear_wanted = [m for m in wanted if m in LINEAR_MODELS]
+    if run_tests and linear_wanted and design.time_varying:
+        rows = _linear_tests(design, fits, se, time_effects, builders, lang, spec)
+        if any(r["test"] for r in rows if "Hausman" in r["test"]):
+            notes.append(MSG("hausman_conventional", lang))
+    table = pd.DataFrame(rows, columns=["test", "statistic", "df", "p_value", "df_denominator", "note"])
+    return ModelResults(fits, table, notes, outcome=outcome_label, se=se, conf_level=conf_level)
+
+
+def _linear_tests(design, fits, se, time_effects, builders, lang, spec) -> list[dict]:
+    """F for unit effects and BP LM (from pooled and within), Hausman classic and Mundlak."""
+    rows = []
+    pooled = builders["pooled"]("unadjusted") if "pooled" not in fits or time_effects else fits["pooled"]
+    fe = fits.get("fe") if not time_effects else None
+    if fe is None:
+        from . import linear
+
+        fe = linear.fit_within(design, "unadjusted", False)
+    if not time_effects:
+        rows.append(spec.f_test_effects(pooled.info["ssr"], fe.info["ssr"], design.nobs, design.n_units,
+                                        len(design.time_varying), len(design.covariates), lang))
+    # Breusch-Pagan on unweighted pooled OLS residuals
+    d = design.frame
+    X = np.column_stack([np.ones(len(d)), d[design.covariates].to_numpy(float)])
+    y = d[design.outcome].to_numpy(float)
+    beta, *_ = np.linalg.lstsq(X, y, rcond=None)
+    rows.append(spec.breusch_pagan(y - X @ beta, design.unit_index, lang))
+    fe_h = fits.get("fe2" if time_effects else "fe") or builders["fe2" if time_effects else "fe"]("unadjusted")
+    re_h = fits.get("re") or builders["re"]("unadjusted")
+    if fe_h is not None and design.weights is None:
+        rows.append(spec.hausman(fe_h, re_h, lang))
+    elif fe_h is not None:
+        # weighted FE against unweighted RE is not a Hausman comparison: use unweighted FE
+        from . import linear
+
+        unweighted = Design(design.frame, design.outcome, design.covariates, design.time_varying,
+                            design.time_invariant, None, design.counts, [])
+        rows.append(spec.hausman(linear.fit_within(unweighted, "unadjusted", time_effects), re_h, lang))
+    cre = fits.get("cre") or builders["cre"](se)
+    rows.append(spec.hausman_mundlak(cre, lang))
+    return rows

@@ -1,0 +1,162 @@
+"""The Panel a study names (data source, covariates, units, years) and what was left out of it, and why."""
+from __future__ import annotations
+
+import pandas as pd
+
+from ..errors import BrechaError, InputError
+from ..i18n import get_language
+from .calls import Unavailable, _call, _function, _reason, _strict
+from .labels import L
+
+
+def load_study_panel(study, report=None):
+    """The Panel a study names: data source, covariates, units and years (exclusions noted in ``report``)."""
+    lang = report.lang if report else get_language()
+    data = study.data
+    ledger = None
+    if "example" in data:
+        from .. import datasets
+
+        if data["example"] == "chile":
+            panel = _call(datasets.chile, split=data.get("split", "keep"), covariates=True)
+        else:
+            panel = datasets.brazil()
+        try:
+            ledger = datasets.ledger(data["example"])
+        except Exception:  # noqa: BLE001 - the ledger is a courtesy
+            ledger = None
+    elif "panel" in data:
+        from ..panel import read_panel
+
+        panel = read_panel(data["panel"])
+    else:
+        ingest = _function("ingest.deis", "ingest_deis", lang)
+        result = _call(ingest, deaths=[str(p) for p in data["deis"]["deaths"]],
+                       births=[str(p) for p in data["deis"]["births"]], split=data.get("split", "keep"),
+                       years=study.years)
+        panel = result
+        if hasattr(result, "panel"):
+            panel, ledger = result.panel, getattr(result, "ledger", None)
+        elif isinstance(result, tuple):
+            panel, ledger = result[0], result[1]
+    if ledger is not None and not isinstance(ledger, pd.DataFrame):
+        ledger = _call(ledger.to_frame, lang=lang) if hasattr(ledger, "to_frame") else pd.DataFrame(ledger)
+    if report is not None and ledger is not None:
+        report.tables["ledger"] = (ledger, L("t_ledger", lang))
+
+    # the outcome must be in the data (the embedded Chilean and Brazilian data have infant deaths only)
+    have = list(getattr(panel, "outcomes", []) or [])
+    if have and study.outcomes[0] not in have:
+        raise InputError(f"field 'outcomes': the data have no {study.outcomes[0]} deaths (they have: "
+                         f"{', '.join(have)})", file=str(study.path) if study.path else None,
+                         hint="use outcomes = [\"infant\"], or DEIS microdata for neonatal/post-neonatal")
+
+    # units
+    units = study.units
+    try:
+        if "region" in units:
+            panel = panel.subset(region=units["region"])
+        elif "codes" in units:
+            panel = panel.subset(units=units["codes"])
+    except InputError as exc:  # name the study file and field, not only the data
+        field = "units.region" if "region" in units else "units.codes"
+        raise InputError(f"field '{field}': {exc.problem}", file=str(study.path) if study.path else None,
+                         hint=exc.hint or "check the codes against the data") from None
+
+    # covariates the panel does not have yet
+    missing = [c for c in study.covariates if c not in panel.covariates]
+    if missing:
+        try:
+            attach = _function("covariates", "attach", lang)
+            panel = _call(attach, panel, missing, fill=study.fill)
+        except (Unavailable, BrechaError, KeyError, ValueError) as exc:
+            if _strict() and not isinstance(exc, Unavailable):
+                raise
+            if report is not None:
+                for name in missing:
+                    report.excluded.append(L("ex_covariate", lang, name=name, reason=_reason(exc, lang)))
+
+    # years
+    if study.years:
+        have = set(panel.years)
+        absent = [y for y in study.years if y not in have]
+        if absent and report is not None:
+            report.excluded.append(L("ex_years_missing", lang, years=_span_text(absent)))
+        keep = [y for y in study.years if y in have]
+        if not keep:
+            raise InputError(f"none of the study's years ({study.period}) is in the data "
+                             f"({min(have)}-{max(have)})", file=str(study.path) if study.path else None,
+                             hint="change 'period' in the study file")
+        panel = panel.subset(years=keep)
+    if report is not None:
+        _note_exclusions(panel, report)
+    return panel
+
+
+def _span_text(years) -> str:
+    years = sorted(years)
+    runs, start = [], years[0]
+    for a, b in zip(years, years[1:] + [None]):
+        if b != a + 1:
+            runs.append(str(start) if start == a else f"{start}-{a}")
+            start = b
+    return ", ".join(runs)
+
+
+def _note_exclusions(panel, report) -> None:
+    lang = report.lang
+    d = panel.data
+    unit_word = _unit_word(panel, lang)
+    units_word = _units_word(panel, lang)
+    zero = d[(d["births"] == 0).fillna(False).astype(bool)]
+    if len(zero):
+        ex = ", ".join(f"{u} {y}" for u, y in zip(zero["unit"].head(8), zero["year"].head(8)))
+        report.excluded.append(L("ex_zero_births", lang, n=len(zero), unit=unit_word, examples=ex))
+    na = d[d["births"].isna()]
+    if len(na):
+        ex = ", ".join(f"{u} {y}" for u, y in zip(na["unit"].head(8), na["year"].head(8)))
+        report.excluded.append(L("ex_missing_births", lang, n=len(na), unit=unit_word, examples=ex))
+    per_unit = d.groupby("unit")["births"].sum(min_count=1)
+    none = per_unit[(per_unit.fillna(0) <= 0)]
+    if len(none):
+        names = _names(panel)
+        shown = ", ".join(f"{names.get(u, u)} ({u})" for u in none.index[:10])
+        report.excluded.append(L("ex_no_births_units", lang, n=len(none), units=units_word, names=shown))
+    report.notes.extend(str(n) for n in panel.notes)
+    report.warnings.extend(str(w) for w in getattr(panel, "warnings", []) if str(w) not in report.warnings)
+
+
+def _names(panel) -> dict:
+    u = panel.units
+    if u is None or "name" not in u:
+        return {}
+    return dict(zip(u["unit"].astype(str), u["name"].astype(str)))
+
+
+def _unit_word(panel, lang):
+    key = f"unit_word_{panel.country}" if panel.country in ("CL", "BR") else "unit_word"
+    return L(key, lang)
+
+
+def _units_word(panel, lang):
+    key = f"units_word_{panel.country}" if panel.country in ("CL", "BR") else "units_word"
+    return L(key, lang)
+
+
+def _region_map(panel) -> dict:
+    u = panel.units
+    if u is None or "region_name" not in u:
+        return {}
+    return dict(zip(u["unit"].astype(str), u["region_name"].astype(str)))
+
+
+def _provenance_text(study) -> str:
+    if "example" not in study.data:
+        return ""
+    try:
+        from importlib import resources
+
+        text = (resources.files("brecha") / "data" / "PROVENANCE.md").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return ""
+    return text[:20000]

@@ -1,0 +1,170 @@
+"""An Excel workbook with every table of the report (one sheet each) and a contents sheet first.
+
+The .xlsx is written directly (a zip of SpreadsheetML parts, inline strings): openpyxl needs about
+10 s for the default report's 450,000 cells, this writer well under one. Each sheet has a bold,
+frozen header row and column widths fitted to the first rows.
+"""
+from __future__ import annotations
+
+import re
+import zipfile
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import numpy as np
+import pandas as pd
+
+from .labels import L
+
+_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def sheet_names(names) -> dict[str, str]:
+    """Unique sheet names of at most 31 characters without the characters Excel forbids."""
+    out, used = {}, set()
+    for name in names:
+        base = re.sub(r"[\[\]:*?/\\]", "_", str(name))[:31] or "table"
+        candidate, i = base, 2
+        while candidate.lower() in used:
+            suffix = f"_{i}"
+            candidate = base[:31 - len(suffix)] + suffix
+            i += 1
+        used.add(candidate.lower())
+        out[name] = candidate
+    return out
+
+
+def _text_cell(value: str, style: int = 0) -> str:
+    text = escape(_ILLEGAL.sub("", value))
+    s = f' s="{style}"' if style else ""
+    space = ' xml:space="preserve"' if text[:1].isspace() or text[-1:].isspace() else ""
+    return f'<c t="inlineStr"{s}><is><t{space}>{text}</t></is></c>'
+
+
+def _column_cells(series: pd.Series) -> list[str]:
+    """The XML of every cell of one column ('' for an empty cell)."""
+    if pd.api.types.is_bool_dtype(series) and not series.isna().any():
+        return [f'<c t="b"><v>{int(v)}</v></c>' for v in series.to_numpy()]
+    if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
+        values = series.astype("float64").to_numpy(na_value=np.nan) if hasattr(series, "array") else series
+        out = []
+        for v in values:
+            if v != v or v in (np.inf, -np.inf):
+                out.append("")
+            elif float(v).is_integer() and abs(v) < 1e15:
+                out.append(f"<c><v>{int(v)}</v></c>")
+            else:
+                out.append(f"<c><v>{float(v)!r}</v></c>")
+        return out
+    return ["" if (v is None or v is pd.NA or (isinstance(v, float) and v != v)) else _text_cell(str(v))
+            for v in series.astype(object).to_numpy()]
+
+
+def _col_letter(i: int) -> str:
+    s = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(65 + r) + s
+    return s
+
+
+def _sheet_xml(df: pd.DataFrame, freeze: bool = True, header: bool = True, extra_rows=()) -> str:
+    cols = [_column_cells(df[c]) for c in df.columns]
+    widths = []
+    for c, cells in zip(df.columns, cols):
+        sample = max((len(str(v)) for v in df[c].head(50).tolist()), default=0)
+        widths.append(min(max(len(str(c)), sample) + 2, 60))
+    rows = []
+    r = 1
+    for extra in extra_rows:
+        rows.append(f'<row r="{r}">{_text_cell(str(extra), 1)}</row>')
+        r += 1
+    if header:
+        rows.append(f'<row r="{r}">' + "".join(_text_cell(str(c), 1) for c in df.columns) + "</row>")
+        r += 1
+    for cells in zip(*cols) if cols else ():
+        rows.append(f'<row r="{r}">' + "".join(cells) + "</row>")
+        r += 1
+    pane = ('<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" '
+            'state="frozen"/></sheetView></sheetViews>') if freeze else \
+        '<sheetViews><sheetView workbookViewId="0"/></sheetViews>'
+    colxml = "".join(f'<col min="{i + 1}" max="{i + 1}" width="{w}" customWidth="1"/>' for i, w in enumerate(widths))
+    colxml = f"<cols>{colxml}</cols>" if colxml else ""
+    return ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+            '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+            f"{pane}{colxml}<sheetData>{''.join(rows)}</sheetData></worksheet>")
+
+
+_STYLES = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+           '<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+           '<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font>'
+           '<font><b/><sz val="11"/><name val="Calibri"/></font></fonts>'
+           '<fills count="2"><fill><patternFill patternType="none"/></fill>'
+           '<fill><patternFill patternType="gray125"/></fill></fills>'
+           '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>'
+           '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
+           '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
+           '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs>'
+           '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>'
+           '</styleSheet>')
+
+
+def write_xlsx(sheets: dict[str, pd.DataFrame], path: Path, *, first_sheet_rows=()) -> Path:
+    """Write DataFrames as sheets (names already valid). ``first_sheet_rows`` go above the first table."""
+    names = list(sheets)
+    ct = ['<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+          '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+          '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+          '<Default Extension="xml" ContentType="application/xml"/>'
+          '<Override PartName="/xl/workbook.xml" '
+          'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+          '<Override PartName="/xl/styles.xml" '
+          'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>']
+    ct += [f'<Override PartName="/xl/worksheets/sheet{i + 1}.xml" '
+           'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
+           for i in range(len(names))]
+    ct.append("</Types>")
+    rels = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+            '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+            'officeDocument" Target="xl/workbook.xml"/></Relationships>')
+    wb = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+          '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+          'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>'
+          + "".join(f'<sheet name="{escape(n, {chr(34): "&quot;"})}" sheetId="{i + 1}" r:id="rId{i + 1}"/>'
+                    for i, n in enumerate(names))
+          + "</sheets></workbook>")
+    wbrels = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+              '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+              + "".join(f'<Relationship Id="rId{i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/'
+                        f'2006/relationships/worksheet" Target="worksheets/sheet{i + 1}.xml"/>'
+                        for i in range(len(names)))
+              + f'<Relationship Id="rId{len(names) + 1}" Type="http://schemas.openxmlformats.org/officeDocument/'
+                '2006/relationships/styles" Target="styles.xml"/></Relationships>')
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        z.writestr("[Content_Types].xml", "".join(ct))
+        z.writestr("_rels/.rels", rels)
+        z.writestr("xl/workbook.xml", wb)
+        z.writestr("xl/_rels/workbook.xml.rels", wbrels)
+        z.writestr("xl/styles.xml", _STYLES)
+        for i, name in enumerate(names):
+            first = i == 0 and bool(first_sheet_rows)
+            z.writestr(f"xl/worksheets/sheet{i + 1}.xml",
+                       _sheet_xml(sheets[name], freeze=not first, extra_rows=first_sheet_rows if first else ()))
+    return path
+
+
+def write_workbook(report, path: Path) -> Path:
+    lang = report.lang
+    names = sheet_names(["contents"] + list(report.tables))
+    contents = pd.DataFrame({
+        "sheet": [names[n] for n in report.tables],
+        "table": [title for _df, title in report.tables.values()],
+        "rows": [len(df) for df, _t in report.tables.values()],
+    })
+    top = [report.title] + [f"{L('caveats', lang)}: {n}" for n in dict.fromkeys(report.notes)] + [""]
+    sheets = {names["contents"]: contents}
+    for name, (df, _title) in report.tables.items():
+        sheets[names[name]] = df
+    return write_xlsx(sheets, Path(path), first_sheet_rows=top)

@@ -1,0 +1,270 @@
+"""Spanish and English labels of the report (headings, captions, column names, sentences)."""
+from __future__ import annotations
+
+from ..i18n import Catalog
+
+LABELS = Catalog({
+    # document
+    "report": ("Informe", "Report"),
+    "generated": ("Generado con brecha {version} el {date}", "Generated with brecha {version} on {date}"),
+    "contents": ("Contenido", "Contents"),
+    "not_available": ("No disponible: {reason}", "Not available: {reason}"),
+    "module_missing": ("el módulo {module} no está instalado en esta versión",
+                       "the module {module} is not present in this version"),
+    "failed": ("el análisis falló ({error})", "the analysis failed ({error})"),
+    "download": ("Descargar", "Download"),
+    "caveats": ("Advertencias sobre los datos", "Caveats about the data"),
+    "per_1000": ("por 1.000 nacidos vivos", "per 1,000 live births"),
+    "imr": ("Tasa de mortalidad infantil", "Infant mortality rate"),
+    "imr_short": ("TMI", "IMR"),
+    "rate_infant": ("Tasa de mortalidad infantil", "Infant mortality rate"),
+    "rate_neonatal": ("Tasa de mortalidad neonatal", "Neonatal mortality rate"),
+    "rate_postneonatal": ("Tasa de mortalidad posneonatal", "Post-neonatal mortality rate"),
+    "outcome_infant": ("mortalidad infantil", "infant mortality"),
+    "outcome_neonatal": ("mortalidad neonatal", "neonatal mortality"),
+    "outcome_postneonatal": ("mortalidad posneonatal (infantil tardía)", "post-neonatal mortality"),
+    "units_word_CL": ("comunas", "communes"),
+    "unit_word_CL": ("comuna", "commune"),
+    "units_word_BR": ("municipios", "municipalities"),
+    "unit_word_BR": ("municipio", "municipality"),
+    "units_word": ("unidades", "units"),
+    "unit_word": ("unidad", "unit"),
+    "country_CL": ("Chile", "Chile"),
+    "country_BR": ("Brasil", "Brazil"),
+    "country_total": ("Total del país", "Whole country"),
+    # headline
+    "headline": ("Hallazgos principales", "Key findings"),
+    "h_national": ("{outcome} en {country}", "{outcome} in {country}"),
+    "h_national_text": ("{last} por 1.000 en {y1} (IC 95 %: {lo}–{hi}); {first} en {y0}: {change}.",
+                        "{last} per 1,000 in {y1} (95 % CI {lo}–{hi}); {first} in {y0}: {change}."),
+    "h_change_down": ("un descenso de {pct} %", "a fall of {pct} %"),
+    "h_change_up": ("un aumento de {pct} %", "a rise of {pct} %"),
+    "h_gap": ("¿Cuán desigual?", "How unequal?"),
+    "h_gap_text": ("En {period}, el quinto de los nacimientos en las {units} de mayor tasa tuvo una TMI {ratio} "
+                   "veces la del quinto en las {units} de menor tasa ({hi} frente a {lo} por 1.000).",
+                   "In {period}, the fifth of births in the {units} with the highest rates had an IMR {ratio} "
+                   "times that of the fifth in the {units} with the lowest rates ({hi} against {lo} per 1,000)."),
+    "h_gap_par": ("Si todas las {units} tuvieran la tasa de la referencia ({ref}), la TMI del conjunto sería "
+                  "{par_pct} % menor (RAP% {period}).",
+                  "If every {unit} had the reference's rate ({ref}), the IMR of the whole area would be {par_pct} % "
+                  "lower (PAR% {period})."),
+    "h_trend": ("¿Se cierra la brecha?", "Is the gap closing?"),
+    "h_closing": ("La razón entre el quinto de mayor y el de menor mortalidad baja {apc} % por año "
+                  "(IC 95 %: {lo} a {hi}), de {first} en {y0} a {last} en {y1}.",
+                  "The ratio between the highest and lowest fifths falls by {apc} % a year "
+                  "(95 % CI {lo} to {hi}), from {first} in {y0} to {last} in {y1}."),
+    "h_widening": ("La razón entre el quinto de mayor y el de menor mortalidad sube {apc} % por año "
+                   "(IC 95 %: {lo} a {hi}), de {first} en {y0} a {last} en {y1}.",
+                   "The ratio between the highest and lowest fifths rises by {apc} % a year "
+                   "(95 % CI {lo} to {hi}), from {first} in {y0} to {last} in {y1}."),
+    "h_flat": ("La razón entre el quinto de mayor y el de menor mortalidad pasó de {first} en "
+               "{y0} a {last} en {y1} (cambio anual {apc} %, IC 95 %: {lo} a {hi}, incluye 0).",
+               "The ratio between the highest and lowest fifths went from {first} in {y0} to "
+               "{last} in {y1} (annual change {apc} %, 95 % CI {lo} to {hi}, includes 0)."),
+    "h_closing_word": ("Sí, se cierra", "Yes, closing"),
+    "h_widening_word": ("No, se amplía", "No, widening"),
+    "h_flat_word": ("Sin cambio claro", "No clear change"),
+    "h_abs_gap": ("La diferencia absoluta pasó de {first} a {last} por 1.000.",
+                  "The absolute difference went from {first} to {last} per 1,000."),
+    "h_worst": ("Mayor mortalidad", "Highest mortality"),
+    "h_best": ("Menor mortalidad", "Lowest mortality"),
+    "h_rank_note": ("Tasas {period} suavizadas (Bayes empírico) para no premiar ni castigar el azar de las "
+                    "{units} pequeñas; entre paréntesis, la tasa observada.",
+                    "Rates {period}, smoothed (empirical Bayes) so that chance in small {units} does not decide "
+                    "the ranking; in brackets, the observed rate."),
+    "h_rank_note_raw": ("Tasas observadas {period} de las {units} con al menos {min} nacimientos.",
+                        "Observed rates {period} of the {units} with at least {min} births."),
+    "h_map": ("Mapa de la TMI {period}", "Map of the IMR {period}"),
+    "h_scope": ("{n} {units}, {period}; {births} nacimientos y {deaths} defunciones infantiles.",
+                "{n} {units}, {period}; {births} live births and {deaths} infant deaths."),
+    "births_caveat_short": ("Nacimientos 2000-2009: solo de madres de 15 a 49 años (2-5 % bajo el total oficial; "
+                            "tasas algo altas en esos años).",
+                            "Births 2000-2009: mothers aged 15-49 only (2-5 % below the official total; rates of "
+                            "those years slightly high)."),
+    "quintile_series": ("Quintos de nacimientos por tasa", "Fifths of births by rate"),
+    "q5": ("Quinto de mayor tasa", "Highest-rate fifth"),
+    "q1": ("Quinto de menor tasa", "Lowest-rate fifth"),
+    # sections
+    "s_rates": ("Tasas", "Rates"),
+    "s_disparity": ("Brecha frente a la referencia", "Gap against the reference"),
+    "s_trends": ("Tendencias", "Trends"),
+    "s_maps": ("Mapas", "Maps"),
+    "s_funnel": ("Gráfico de embudo", "Funnel plot"),
+    "s_distribution": ("Distribución por año", "Distribution per year"),
+    "s_inequality": ("Desigualdad en el tiempo", "Inequality over time"),
+    "s_covariate": ("Desigualdad del gasto municipal en salud", "Inequality of municipal health spending"),
+    "s_models": ("Modelos de panel", "Panel models"),
+    "s_data": ("Datos, registro de filas y procedencia", "Data, record ledger and provenance"),
+    "s_methods": ("Métodos", "Methods"),
+    # captions
+    "cap_national": ("TMI del país por año, con IC 95 % ({method}).",
+                     "National IMR per year, with 95 % CI ({method})."),
+    "cap_quintiles": ("TMI por año en el quinto de nacimientos de las {units} de mayor y de menor tasa "
+                      "(grupos fijos, según la tasa {period}).",
+                      "IMR per year in the fifth of births in the highest-rate and lowest-rate {units} "
+                      "(fixed groups, by the rate over {period})."),
+    "cap_regions": ("TMI por año en cada región (línea discontinua: el país).",
+                    "IMR per year in each region (dashed line: the whole country)."),
+    "cap_map_rate": ("TMI observada {period} por {unit}. Clases por quintiles.",
+                     "Observed IMR {period} by {unit}. Classes by quintiles."),
+    "cap_map_smooth": ("TMI {period} suavizada por Bayes empírico ({method}).",
+                       "IMR {period} smoothed by empirical Bayes ({method})."),
+    "cap_map_trend": ("Clase de tendencia {period} (Prais-Winsten, p < {alpha}).",
+                      "Trend class {period} (Prais-Winsten, p < {alpha})."),
+    "cap_map_offshore": (" No se muestran: {names}.", " Not shown: {names}."),
+    "cap_funnel": ("TMI {period} frente al número de nacimientos; límites de control {method}. Marcadas las "
+                   "{units} sobre el límite superior de 99,8 %.",
+                   "IMR {period} against the number of births; control limits {method}. Marked: the {units} "
+                   "above the upper 99.8 % limit."),
+    "cap_distribution": ("Distribución de la TMI de las {units} por año (caja: cuartiles; bigotes: percentiles "
+                         "5 y 95) y TMI del país.",
+                         "Distribution of the {unit} IMRs per year (box: quartiles; whiskers: 5th and 95th "
+                         "percentiles) and the national IMR."),
+    "cap_inequality": ("Medidas de desigualdad por año ({method}).", "Inequality measures per year ({method})."),
+    "cap_disparity": ("RAP% y RR del país frente a la referencia, por año.",
+                      "PAR% and RR of the country against the reference, per year."),
+    "cap_comovement": ("Desigualdad de la TMI frente a desigualdad del gasto municipal en salud, por año.",
+                       "IMR inequality against inequality of municipal health spending, per year."),
+    "cap_trend_national": ("Tendencia de la TMI del país: cambio porcentual anual (CPA) {apc} % "
+                           "(IC 95 %: {lo} a {hi}), {trend}.",
+                           "Trend of the national IMR: annual percent change (APC) {apc} % "
+                           "(95 % CI {lo} to {hi}), {trend}."),
+    "ineq_units_note": ("Medidas entre todas las {units} con las tasas de cada año: en las unidades pequeñas la tasa "
+                        "anual varía mucho por azar, y eso infla estas medidas (vea los IC); la tendencia importa más "
+                        "que el nivel.",
+                        "Measures between all {units} on each year's rates: in small units the yearly rate varies a "
+                        "lot by chance, which inflates these measures (see the CIs); the trend matters more than "
+                        "the level."),
+    "ineq_large_note": ("Con {n} unidades (más de {limit}) se muestran las estimaciones sin IC: los IC del método delta "
+                        "cuestan O(n²) por año; use 'brecha inequality --bootstrap' para obtenerlos.",
+                        "With {n} units (more than {limit}) the estimates are shown without CIs: the delta-method CIs "
+                        "cost O(n²) per year; use 'brecha inequality --bootstrap' to get them."),
+    "ineq_ordered_title": ("Desigualdad según {covariate}", "Inequality by {covariate}"),
+    "cap_inequality_ordered": ("Medidas ordenadas por año: {groups} grupos de igual número de nacimientos según "
+                               "{covariate} (índices de pendiente y relativo de desigualdad, concentración).",
+                               "Ordered measures per year: {groups} groups of equal births by {covariate} (slope "
+                               "and relative indices of inequality, concentration)."),
+    "ineq_rank_note": ("Dimensión ordenada: las unidades se ordenan por su media de {covariate} en el período "
+                       "(la misma para todos los años) y se agrupan en {groups} grupos de igual número de nacimientos.",
+                       "Ordered dimension: units are ranked by their mean {covariate} over the period (the same "
+                       "order every year) and put into {groups} groups of equal births."),
+    "mshort_gini": ("Gini (ponderado)", "Gini (weighted)"), "mshort_ti": ("Theil ×1000", "Theil ×1000"),
+    "mshort_mld": ("Desv. log. media ×1000", "Mean log deviation ×1000"),
+    "mshort_cov": ("Coef. de variación %", "Coeff. of variation %"),
+    "mshort_bgsd": ("DE entre unidades", "SD between units"),
+    "mshort_mdmw": ("Dif. media a la media", "Mean diff. from mean"),
+    "mshort_d_q5q1": ("Quinto sup. − inf. (unidades)", "Top − bottom fifth (units)"),
+    "mshort_sii": ("Índice de pendiente (SII)", "Slope index (SII)"),
+    "mshort_rii": ("Índice relativo (RII)", "Relative index (RII)"),
+    "mshort_rci": ("Índice de concentración", "Concentration index"),
+    "mshort_kunst_mackenbach": ("Kunst-Mackenbach", "Kunst-Mackenbach"),
+    "mshort_d": ("Diferencia extremos", "Difference of extremes"), "mshort_r": ("Razón extremos", "Ratio of extremes"),
+    "mshort_ratio_p90p10": ("Razón p90/p10", "Ratio p90/p10"), "mshort_paf": ("PAF %", "PAF %"),
+    "mshort_par": ("PAR", "PAR"),
+    "c_label": ("Medida", "Measure"), "c_mean": ("Media", "Mean"), "c_std": ("DE", "SD"), "c_min": ("Mín.", "Min"),
+    "c_max": ("Máx.", "Max"),
+    # trend classes
+    "increasing": ("en aumento", "increasing"),
+    "decreasing": ("en descenso", "decreasing"),
+    "stationary": ("estacionaria", "stationary"),
+    "no_trend": ("sin clasificar", "not classified"),
+    "missing": ("sin dato", "no data"),
+    # tables
+    "t_national": ("TMI del país por año", "National IMR per year"),
+    "t_units_pooled": ("TMI por {unit}, {period}", "IMR by {unit}, {period}"),
+    "t_units_year": ("TMI por {unit} y año", "IMR by {unit} and year"),
+    "t_regions": ("TMI por región y año", "IMR by region and year"),
+    "t_disparity_total": ("Medidas globales del país frente a la referencia", "Global measures: the country against the reference"),
+    "t_disparity_units": ("RR, RA y RA% de cada {unit} frente a la referencia, {period}",
+                          "RR, AR and AR% of each {unit} against the reference, {period}"),
+    "t_focus": ("Riesgo atribuible de las {units} seleccionadas frente a la referencia",
+                "Attributable risk of the selected {units} against the reference"),
+    "t_smoothed": ("TMI suavizada (Bayes empírico), {period}", "Smoothed IMR (empirical Bayes), {period}"),
+    "t_funnel": ("Límites del gráfico de embudo y clasificación", "Funnel limits and flags"),
+    "t_trends": ("Tendencia de cada {unit} (Prais-Winsten)", "Trend of each {unit} (Prais-Winsten)"),
+    "t_trend_classes": ("{units} por clase de tendencia", "{units} by trend class"),
+    "t_inequality": ("Medidas de desigualdad por año", "Inequality measures per year"),
+    "t_inequality_pooled": ("Medidas de desigualdad, período agrupado", "Inequality measures, pooled period"),
+    "t_distribution": ("Distribución de la TMI de las {units} por año", "Distribution of the {unit} IMRs per year"),
+    "t_covariate": ("Desigualdad de {covariate} por año", "Inequality of {covariate} per year"),
+    "t_comovement": ("Correlación entre las series de desigualdad", "Correlation between the inequality series"),
+    "comovement_text": ("Correlación de Pearson entre la serie anual de {measure} de la TMI y la de {covariate}: "
+                        "r = {r} (IC 95 %: {lo} a {hi}; {n} años).",
+                        "Pearson correlation between the yearly {measure} series of the IMR and that of {covariate}: "
+                        "r = {r} (95 % CI {lo} to {hi}; {n} years)."),
+    "t_coefficients": ("Coeficientes", "Coefficients"),
+    "t_tests": ("Pruebas", "Tests"),
+    "t_ledger": ("Registro de filas de las fuentes", "Record ledger of the sources"),
+    "t_excluded": ("Excluido del análisis", "Excluded from the analysis"),
+    "t_quintiles": ("TMI por año de los quintos de mayor y menor tasa", "IMR per year in the highest and lowest fifths"),
+    "more_rows": ("Se muestran {shown} de {total} filas; la tabla completa está en {file}.",
+                  "Showing {shown} of {total} rows; the full table is in {file}."),
+    # columns
+    "c_unit": ("Código", "Code"), "c_name": ("Nombre", "Name"), "c_period": ("Período", "Period"),
+    "c_year": ("Año", "Year"), "c_events": ("Defunciones", "Deaths"), "c_births": ("Nacimientos", "Births"),
+    "c_estimate": ("Estimación", "Estimate"), "c_rate": ("TMI", "IMR"), "c_lower": ("IC inf.", "Lower"),
+    "c_upper": ("IC sup.", "Upper"), "c_method": ("Método", "Method"), "c_measure": ("Código", "Code"),
+    "c_region": ("Región", "Region"), "c_smoothed": ("TMI suavizada", "Smoothed IMR"),
+    "c_observed": ("(observada)", "(observed)"),
+    "c_apc": ("CPA %", "APC %"), "c_trend": ("Tendencia", "Trend"), "c_p_value": ("p", "p"),
+    "c_n": ("N", "N"), "c_n_years": ("Años", "Years"), "c_apc_lower": ("CPA inf.", "APC lower"),
+    "c_apc_upper": ("CPA sup.", "APC upper"), "c_rho": ("ρ", "ρ"), "c_raw_rate": ("TMI observada", "Observed IMR"),
+    "c_shrinkage": ("Contracción", "Shrinkage"), "c_outcome": ("Resultado", "Outcome"),
+    "c_conf_level": ("Nivel", "Level"), "c_rr": ("RR", "RR"), "c_rr_lower": ("RR inf.", "RR lower"),
+    "c_rr_upper": ("RR sup.", "RR upper"), "c_ar": ("RA", "AR"), "c_ar_lower": ("RA inf.", "AR lower"),
+    "c_ar_upper": ("RA sup.", "AR upper"), "c_ar_pct": ("RA %", "AR %"), "c_ar_pct_lower": ("RA % inf.", "AR % lower"),
+    "c_ar_pct_upper": ("RA % sup.", "AR % upper"), "c_model": ("Modelo", "Model"), "c_term": ("Término", "Term"),
+    "c_se": ("EE", "SE"), "c_statistic": ("Estadístico", "Statistic"), "c_test": ("Prueba", "Test"),
+    "c_df": ("gl", "df"), "c_n_units": ("Unidades", "Units"),
+    "c_rate_highest_fifth": ("Quinto de mayor tasa", "Highest-rate fifth"),
+    "c_rate_lowest_fifth": ("Quinto de menor tasa", "Lowest-rate fifth"), "c_ratio": ("Razón", "Ratio"),
+    "c_difference": ("Diferencia", "Difference"), "c_status": ("Estado", "Status"), "c_rows": ("Filas", "Rows"), "c_note": ("Nota", "Note"),
+    "c_row": ("Fila", "Row"), "c_start_year": ("Desde", "From"), "c_end_year": ("Hasta", "To"),
+    "c_deaths": ("Defunciones", "Deaths"), "c_source": ("Fuente", "Source"), "c_flag": ("Marca", "Flag"), "c_reason": ("Motivo", "Reason"),
+    # measures
+    "m_rate_ratio": ("Razón de tasas (RR)", "Rate ratio (RR)"),
+    "m_attributable_risk": ("Riesgo atribuible (RA)", "Attributable risk (AR)"),
+    "m_attributable_risk_percent": ("RA %", "AR %"),
+    "m_par": ("Riesgo atribuible poblacional (RAP)", "Population attributable risk (PAR)"),
+    "m_par_percent": ("RAP %", "PAR %"),
+    # data section
+    "d_source": ("Fuente del panel: {source}.", "Panel source: {source}."),
+    "d_units": ("Unidades analizadas: {n} {units}; años: {years}.", "Units analysed: {n} {units}; years: {years}."),
+    "d_reference": ("Referencia: {ref}.", "Reference: {ref}."),
+    "d_reference_best": ("la {unit} de menor TMI {period} entre las que tienen al menos {min} nacimientos: {name}",
+                         "the {unit} with the lowest IMR {period} among those with at least {min} births: {name}"),
+    "d_covariates": ("Covariables: {names} (relleno: {fill}).", "Covariates: {names} (filling: {fill})."),
+    "d_provenance": ("Procedencia de los datos incluidos", "Provenance of the embedded data"),
+    "d_warnings": ("Avisos de los datos", "Data warnings"),
+    "d_study": ("Archivo de estudio", "Study file"),
+    "ex_years_missing": ("años pedidos sin datos: {years}", "requested years with no data: {years}"),
+    "ex_zero_births": ("{n} {unit}-años con 0 nacimientos (tasa no definida): {examples}",
+                       "{n} {unit}-years with 0 births (rate undefined): {examples}"),
+    "ex_missing_births": ("{n} {unit}-años sin dato de nacimientos: {examples}",
+                          "{n} {unit}-years with missing births: {examples}"),
+    "ex_no_births_units": ("{n} {units} sin nacimientos en todo el período (fuera de los mapas y rankings): {names}",
+                           "{n} {units} with no births over the whole period (left off maps and rankings): {names}"),
+    "ex_covariate": ("covariable {name} no disponible: {reason}", "covariate {name} not available: {reason}"),
+    "ex_analysis": ("{analysis}: {reason}", "{analysis}: {reason}"),
+    "ex_no_polygons": ("sin polígonos para {country}: no se dibujan mapas", "no polygons for {country}: no maps drawn"),
+    "ex_trend_skipped": ("{n} {units} sin tendencia estimada ({reason})", "{n} {units} without an estimated trend ({reason})"),
+    "none": ("ninguno", "none"),
+    "per_year": ("por año", "per year"),
+    "ex_large_table": ("tabla de RR/RA por unidad y año omitida ({n} unidades, más de {limit}); la del período "
+                       "agrupado y las medidas globales por año sí están",
+                       "table of RR/AR per unit and year left out ({n} units, more than {limit}); the pooled-period "
+                       "table and the global measures per year are included"),
+    # methods
+    "methods_intro": ("Fórmulas y referencias de cada cálculo del informe.",
+                      "Formulas and references of every calculation in the report."),
+    # progress
+    "p_load": ("Cargando datos", "Loading data"),
+    "p_analysis": ("Análisis: {name}", "Analysis: {name}"),
+    "p_figures": ("Figuras", "Figures"),
+    "p_write": ("Escribiendo archivos", "Writing files"),
+    "p_done": ("{step} ({seconds:.1f} s)", "{step} ({seconds:.1f} s)"),
+})
+
+
+def L(key: str, lang: str, **fields) -> str:
+    return LABELS(key, lang=lang, **fields)

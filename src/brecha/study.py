@@ -1,0 +1,522 @@
+"""Studies: a TOML file that names the data, the period, the outcomes, the reference, the covariates and
+the analyses, and runs the whole flow (Panel -> analyses -> report).
+
+A study file looks like this (every field is explained in ``docs/studies.md``)::
+
+    title = "Comunas de la Región Metropolitana, 2005-2014"
+    language = "es"
+    country = "CL"
+    period = "2005-2014"
+    outcomes = ["infant"]
+
+    [data]
+    example = "chile"          # or: panel = "my_panel.csv"   or: deis = { deaths = [...], births = [...] }
+
+    [units]
+    region = "13"              # or: codes = ["13101", ...]   or: all = true
+
+    [reference]
+    rule = "best"              # or: codes = ["13114"]        or: rule = "lowest-quintile:poverty"
+
+    [covariates]
+    names = ["poverty"]
+    fill = "interpolate"       # how survey years that are missing are filled (flagged in the output)
+
+    [analyses.rates]
+    ci = "exact"
+    [analyses.trends]
+    method = "prais-winsten"
+
+Reading validates every field once (:func:`read_study`); every problem is an
+:class:`~brecha.errors.InputError` that names the file and the field and says what to write instead.
+Relative paths in ``[data]`` are resolved against the folder of the study file.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .i18n import Catalog
+
+MSG = Catalog({
+    "field_bad": ("campo '{field}': {problem}", "field '{field}': {problem}"),
+    "unknown_field": ("campo desconocido '{field}'", "unknown field '{field}'"),
+    "unknown_field_hint": ("los campos válidos aquí son: {valid}", "the valid fields here are: {valid}"),
+    "toml_syntax": ("el archivo no es TOML válido: {error}", "the file is not valid TOML: {error}"),
+    "toml_hint": ("revise comillas, corchetes y signos '=' en la línea indicada",
+                  "check quotes, brackets and '=' signs on the line shown"),
+    "not_found": ("no existe el archivo de estudio", "study file not found"),
+    "not_found_hint": ("revise la ruta, o use --example chile|brazil",
+                       "check the path, or use --example chile|brazil"),
+    "expected_type": ("se esperaba {expected}, no {got!r}", "expected {expected}, not {got!r}"),
+    "one_of": ("debe ser uno de {valid}, no {got!r}", "must be one of {valid}, not {got!r}"),
+    "data_one": ("indique exactamente una fuente: example, panel o deis",
+                 "give exactly one source: example, panel or deis"),
+    "data_hint": ("p. ej. [data] example = \"chile\"  o  panel = \"panel.csv\"",
+                  "e.g. [data] example = \"chile\"  or  panel = \"panel.csv\""),
+    "file_missing": ("no existe el archivo {path}", "file {path} does not exist"),
+    "file_hint": ("las rutas relativas se leen desde la carpeta del estudio ({folder})",
+                  "relative paths are read from the study's folder ({folder})"),
+    "deis_need": ("deis necesita listas 'deaths' y 'births' de archivos",
+                  "deis needs lists 'deaths' and 'births' of files"),
+    "units_one": ("indique solo una de: all, region, codes", "give only one of: all, region, codes"),
+    "bad_code": ("código de unidad no válido {code!r} (solo dígitos)", "invalid unit code {code!r} (digits only)"),
+    "bad_period": ("no se entiende {got!r} como período; escriba p. ej. \"2005-2014\"",
+                   "cannot read {got!r} as a period; write e.g. \"2005-2014\""),
+    "ref_one": ("indique solo una de: codes, rule", "give only one of: codes, rule"),
+    "ref_rule": ("regla de referencia no válida {got!r}", "invalid reference rule {got!r}"),
+    "ref_rule_hint": ("use \"best\", \"lowest-quintile:COVARIABLE\" o codes = [\"13114\"]",
+                      "use \"best\", \"lowest-quintile:COVARIATE\" or codes = [\"13114\"]"),
+    "unknown_analysis": ("análisis desconocido '{name}'", "unknown analysis '{name}'"),
+    "no_analyses": ("no se pidió ningún análisis", "no analysis was asked for"),
+    "no_analyses_hint": ("agregue al menos una tabla [analyses.rates]", "add at least one [analyses.rates] table"),
+    "range": ("debe estar entre {low} y {high}, no {got!r}", "must be between {low} and {high}, not {got!r}"),
+    "unknown_example": ("no hay un estudio de ejemplo llamado {name!r}; los hay: {valid}",
+                        "there is no example study called {name!r}; there are: {valid}"),
+})
+
+COUNTRIES = {"CL": "CL", "CHILE": "CL", "BR": "BR", "BRAZIL": "BR", "BRASIL": "BR"}
+EXAMPLE_DATA = ("chile", "brazil")
+OUTCOME_NAMES = ("infant", "neonatal", "postneonatal")
+OUTCOME_ALIASES = {"imr": "infant", "infantil": "infant", "nmr": "neonatal", "pnmr": "postneonatal",
+                   "tardia": "postneonatal", "post-neonatal": "postneonatal"}
+FILL_RULES = ("interpolate", "carry-forward", "none")
+LANGUAGES = ("es", "en")
+
+# The analyses a study can ask for and their options: name -> (kind, allowed values or None, default).
+# kind: "str", "int", "float", "bool", "codes" (list of unit codes), "names" (list of strings).
+ANALYSES: dict[str, dict[str, tuple[str, Any, Any]]] = {
+    "rates": {
+        "ci": ("str", ("exact", "byar", "wilson", "clopper-pearson"), "exact"),
+        "level": ("float", (0.5, 0.999), 0.95),
+    },
+    "disparity": {
+        "per_year": ("bool", None, True),
+        "pooled": ("bool", None, True),
+        "focus": ("codes", None, []),
+        "focus_covariate": ("str", None, ""),
+        "level": ("float", (0.5, 0.999), 0.95),
+    },
+    "smoothing": {
+        "prior": ("str", ("global", "region"), "global"),
+    },
+    "funnel": {
+        "overdispersion": ("bool", None, False),
+    },
+    "distribution": {},
+    "trends": {
+        "method": ("str", ("prais-winsten", "joinpoint"), "prais-winsten"),
+        "zero": ("str", ("add-half", "pool-years", "skip"), "add-half"),
+        "alpha": ("float", (0.001, 0.5), 0.05),
+    },
+    "inequality": {
+        "rank_by": ("str", None, ""),
+        "groups": ("int", (2, 100), 5),
+        "measures": ("names", None, []),
+        "bootstrap": ("int", (0, 100_000), 0),
+        "seed": ("int", (0, 2**32 - 1), 2024),
+    },
+    "covariate_inequality": {
+        "covariate": ("str", None, ""),
+        "weight": ("str", ("none", "population", "births"), "none"),
+    },
+    "models": {
+        "covariates": ("names", None, []),
+        "models": ("names", ("pooled", "fe", "fe2", "re", "between", "fd", "cre", "poisson", "negbin",
+                             "poisson_fe", "poisson_re"), ["pooled", "fe", "re"]),
+        "se": ("str", ("unadjusted", "robust", "clustered", "driscoll-kraay"), "clustered"),
+        "years": ("str", None, ""),
+    },
+    "maps": {
+        "smoothed": ("bool", None, True),
+        "trend": ("bool", None, True),
+    },
+}
+
+TOP_FIELDS = ("title", "language", "country", "period", "outcomes", "data", "units", "reference",
+              "covariates", "analyses")
+
+
+@dataclass(frozen=True)
+class Study:
+    """A validated study. ``analyses`` maps each requested analysis to its options (defaults filled in)."""
+
+    path: Path | None
+    title: str
+    country: str | None
+    data: dict
+    units: dict
+    years: list[int] | None
+    outcomes: list[str]
+    reference: str
+    covariates: list[str] = field(default_factory=list)
+    fill: str = "interpolate"
+    analyses: dict[str, dict] = field(default_factory=dict)
+    language: str | None = None
+    titles: dict = field(default_factory=dict)
+
+    def title_in(self, lang: str) -> str:
+        """The title in ``lang`` when the study gives one per language."""
+        return self.titles.get(lang) or self.title
+
+    @property
+    def period(self) -> str:
+        if not self.years:
+            return ""
+        return f"{self.years[0]}-{self.years[-1]}" if len(self.years) > 1 else str(self.years[0])
+
+    def wants(self, name: str) -> bool:
+        return name in self.analyses
+
+
+# ---------------------------------------------------------------------------------------------- parsing
+
+class _Checker:
+    """Raises InputError naming the study file and the field."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.file = str(path) if path else None
+
+    def fail(self, field_name: str, problem: str, hint: str | None = None):
+        raise InputError(MSG("field_bad", field=field_name, problem=problem), file=self.file, hint=hint)
+
+    def known(self, table: dict, valid, prefix: str = ""):
+        for key in table:
+            if key not in valid:
+                raise InputError(MSG("unknown_field", field=prefix + key), file=self.file,
+                                 hint=MSG("unknown_field_hint", valid=", ".join(valid) or "-"))
+
+    def typed(self, field_name: str, value, kind: str, allowed=None):
+        expected = {"str": "text", "int": "a whole number", "float": "a number", "bool": "true or false",
+                    "codes": "a list of unit codes", "names": "a list of names"}[kind]
+        bad = lambda: self.fail(field_name, MSG("expected_type", expected=expected, got=value))  # noqa: E731
+        if kind == "str":
+            if not isinstance(value, str):
+                bad()
+            if isinstance(allowed, tuple) and value not in allowed:
+                self.fail(field_name, MSG("one_of", valid=", ".join(allowed), got=value))
+            return value
+        if kind == "bool":
+            if not isinstance(value, bool):
+                bad()
+            return value
+        if kind in ("int", "float"):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+                    kind == "int" and not isinstance(value, int)):
+                bad()
+            if allowed and not (allowed[0] <= value <= allowed[1]):
+                self.fail(field_name, MSG("range", low=allowed[0], high=allowed[1], got=value))
+            return float(value) if kind == "float" else int(value)
+        if kind == "codes":
+            return self.codes(field_name, value)
+        if kind == "names":
+            if isinstance(value, str):
+                value = [v.strip() for v in value.split(",") if v.strip()]
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                bad()
+            if isinstance(allowed, tuple):
+                for v in value:
+                    if v not in allowed:
+                        self.fail(field_name, MSG("one_of", valid=", ".join(allowed), got=v))
+            return list(value)
+        raise AssertionError(kind)
+
+    def codes(self, field_name: str, value) -> list[str]:
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            value = [value]
+        if not isinstance(value, list) or not value:
+            self.fail(field_name, MSG("expected_type", expected="a list of unit codes", got=value))
+        out = []
+        for v in value:
+            if isinstance(v, bool) or not isinstance(v, (str, int)) or not re.fullmatch(r"\d{1,7}", str(v).strip()):
+                self.fail(field_name, MSG("bad_code", code=v))
+            out.append(str(v).strip())
+        return out
+
+
+def parse_period(text) -> list[int]:
+    """'2005-2014' -> [2005, ..., 2014]; '2005,2007' -> [2005, 2007]; 2010 -> [2010]."""
+    years: list[int] = []
+    for part in str(text).split(","):
+        part = part.strip()
+        m = re.fullmatch(r"(\d{4})\s*[-:–]\s*(\d{4})", part)
+        if m and int(m.group(1)) <= int(m.group(2)):
+            years.extend(range(int(m.group(1)), int(m.group(2)) + 1))
+        elif re.fullmatch(r"\d{4}", part):
+            years.append(int(part))
+        else:
+            raise ValueError(text)
+    return sorted(set(years))
+
+
+def read_study(path) -> Study:
+    """Read and validate a study file (TOML)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(MSG("not_found"), file=str(path), hint=MSG("not_found_hint"))
+    try:
+        with path.open("rb") as fh:
+            raw = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(MSG("toml_syntax", error=exc), file=str(path), hint=MSG("toml_hint")) from None
+    return parse_study(raw, path=path)
+
+
+def parse_study(raw: dict, path: Path | None = None) -> Study:
+    """Validate a study given as a mapping (the parsed TOML). ``path`` names the file in errors."""
+    check = _Checker(path)
+    base = path.resolve().parent if path else Path.cwd()
+    check.known(raw, TOP_FIELDS)
+
+    title = raw.get("title", "")
+    titles = {}
+    if isinstance(title, dict):  # title = { es = "...", en = "..." }
+        check.known(title, LANGUAGES, "title.")
+        for key, value in title.items():
+            if not isinstance(value, str):
+                check.fail(f"title.{key}", MSG("expected_type", expected="text", got=value))
+        titles = dict(title)
+        title = titles.get("es") or titles.get("en") or ""
+    elif not isinstance(title, str):
+        check.fail("title", MSG("expected_type", expected="text", got=title))
+
+    language = raw.get("language")
+    if language is not None:
+        check.typed("language", language, "str", LANGUAGES)
+
+    data = _parse_data(check, raw.get("data"), base)
+
+    # without a country, a panel file's codes pick the registry (brecha.panel.read_panel)
+    country_raw = raw.get("country", {"chile": "CL", "brazil": "BR"}.get(data.get("example", ""), None))
+    if country_raw is not None and (not isinstance(country_raw, str) or country_raw.upper() not in COUNTRIES):
+        check.fail("country", MSG("one_of", valid="CL, BR", got=country_raw))
+    country = COUNTRIES[country_raw.upper()] if country_raw is not None else None
+    if data.get("example") and {"chile": "CL", "brazil": "BR"}[data["example"]] != country:
+        check.fail("country", MSG("one_of", valid={"chile": "CL", "brazil": "BR"}[data["example"]],
+                                  got=country_raw))
+
+    units = _parse_units(check, raw.get("units", {"all": True}))
+
+    years = None
+    if "period" in raw:
+        period = raw["period"]
+        if isinstance(period, bool) or not isinstance(period, (str, int)):
+            check.fail("period", MSG("bad_period", got=period))
+        try:
+            years = parse_period(period)
+        except ValueError:
+            check.fail("period", MSG("bad_period", got=period))
+
+    outcomes = raw.get("outcomes", ["infant"])
+    if isinstance(outcomes, str):
+        outcomes = [outcomes]
+    if not isinstance(outcomes, list) or not outcomes or not all(isinstance(o, str) for o in outcomes):
+        check.fail("outcomes", MSG("expected_type", expected="a list such as [\"infant\"]", got=outcomes))
+    resolved = []
+    for o in outcomes:
+        name = OUTCOME_ALIASES.get(o.lower(), o.lower())
+        if name not in OUTCOME_NAMES:
+            check.fail("outcomes", MSG("one_of", valid=", ".join(OUTCOME_NAMES), got=o))
+        resolved.append(name)
+
+    reference = _parse_reference(check, raw.get("reference", "best"))
+
+    covariates, fill = _parse_covariates(check, raw.get("covariates", {}))
+
+    analyses = _parse_analyses(check, raw.get("analyses"))
+
+    return Study(path=path, title=title, titles=titles, country=country, data=data, units=units, years=years,
+                 outcomes=list(dict.fromkeys(resolved)), reference=reference, covariates=covariates,
+                 fill=fill, analyses=analyses, language=language)
+
+
+def _parse_data(check: _Checker, table, base: Path) -> dict:
+    if table is None:
+        table = {"example": "chile"}
+    if not isinstance(table, dict):
+        check.fail("data", MSG("expected_type", expected="a table [data]", got=table), MSG("data_hint"))
+    check.known(table, ("example", "panel", "deis", "split"), "data.")
+    sources = [k for k in ("example", "panel", "deis") if k in table]
+    if len(sources) != 1:
+        check.fail("data", MSG("data_one"), MSG("data_hint"))
+    out: dict[str, Any] = {}
+    if "split" in table:
+        out["split"] = check.typed("data.split", table["split"], "str", ("keep", "merge"))
+    kind = sources[0]
+    if kind == "example":
+        out["example"] = check.typed("data.example", table["example"], "str", EXAMPLE_DATA)
+    elif kind == "panel":
+        out["panel"] = _existing_file(check, "data.panel", table["panel"], base)
+    else:
+        deis = table["deis"]
+        if not isinstance(deis, dict) or not {"deaths", "births"} <= set(deis):
+            check.fail("data.deis", MSG("deis_need"))
+        check.known(deis, ("deaths", "births"), "data.deis.")
+        files = {}
+        for part in ("deaths", "births"):
+            items = deis[part]
+            if isinstance(items, str):
+                items = [items]
+            if not isinstance(items, list) or not items:
+                check.fail(f"data.deis.{part}", MSG("deis_need"))
+            files[part] = [_existing_file(check, f"data.deis.{part}", item, base) for item in items]
+        out["deis"] = files
+    return out
+
+
+def _existing_file(check: _Checker, name: str, value, base: Path) -> Path:
+    if not isinstance(value, str) or not value:
+        check.fail(name, MSG("expected_type", expected="a file path", got=value))
+    p = Path(value).expanduser()
+    if not p.is_absolute():
+        p = base / p
+    if not p.exists():
+        check.fail(name, MSG("file_missing", path=p), MSG("file_hint", folder=base))
+    return p
+
+
+def _parse_units(check: _Checker, table) -> dict:
+    if table == "all":
+        return {"all": True}
+    if not isinstance(table, dict):
+        check.fail("units", MSG("expected_type", expected='a table [units] or "all"', got=table))
+    check.known(table, ("all", "region", "codes"), "units.")
+    given = [k for k in ("all", "region", "codes") if k in table]
+    if len(given) > 1:
+        check.fail("units", MSG("units_one"))
+    if not given:
+        return {"all": True}
+    if "all" in table:
+        if table["all"] is not True:
+            check.fail("units.all", MSG("expected_type", expected="true", got=table["all"]))
+        return {"all": True}
+    if "region" in table:
+        region = table["region"]
+        if isinstance(region, bool) or not isinstance(region, (str, int)) or not re.fullmatch(
+                r"\d{1,2}|[A-Z]{2}", str(region).strip()):
+            check.fail("units.region", MSG("expected_type", expected='a region code such as "13"', got=region))
+        region = str(region).strip()
+        return {"region": region.zfill(2) if region.isdigit() else region}
+    return {"codes": check.codes("units.codes", table["codes"])}
+
+
+def _parse_reference(check: _Checker, value) -> str:
+    """A reference as the disparity module reads it: 'best', 'CODE[,CODE...]' or 'lowest-quintile:COV'."""
+    min_births = None
+    if isinstance(value, dict):
+        check.known(value, ("codes", "rule", "min_births"), "reference.")
+        if ("codes" in value) == ("rule" in value):
+            check.fail("reference", MSG("ref_one"), MSG("ref_rule_hint"))
+        if "min_births" in value:
+            min_births = check.typed("reference.min_births", value["min_births"], "int", (0, 10**9))
+        if "codes" in value:
+            return ",".join(check.codes("reference.codes", value["codes"]))
+        value = value["rule"]
+        name = "reference.rule"
+    else:
+        name = "reference"
+    if isinstance(value, list):
+        return ",".join(check.codes(name, value))
+    if not isinstance(value, str):
+        check.fail(name, MSG("ref_rule", got=value), MSG("ref_rule_hint"))
+    text = value.strip()
+    if text == "best" and min_births:
+        return f"best:{min_births}"
+    if re.fullmatch(r"best(:\d+)?", text) or re.fullmatch(r"(lowest|highest)-(quintile|quartile|tertile|decile):[A-Za-z_][\w]*", text):
+        return text
+    if re.fullmatch(r"\d{1,7}(\s*,\s*\d{1,7})*", text):
+        return ",".join(c.strip() for c in text.split(","))
+    check.fail(name, MSG("ref_rule", got=value), MSG("ref_rule_hint"))
+
+
+def _parse_covariates(check: _Checker, table) -> tuple[list[str], str]:
+    if isinstance(table, list):
+        table = {"names": table}
+    if not isinstance(table, dict):
+        check.fail("covariates", MSG("expected_type", expected="a table [covariates]", got=table))
+    check.known(table, ("names", "fill"), "covariates.")
+    names = check.typed("covariates.names", table.get("names", []), "names")
+    fill = check.typed("covariates.fill", table.get("fill", "interpolate"), "str", FILL_RULES)
+    return names, fill
+
+
+def _parse_analyses(check: _Checker, table) -> dict[str, dict]:
+    if table is None:
+        table = {"rates": {}}
+    if isinstance(table, list):  # analyses = ["rates", "trends"]
+        if not all(isinstance(t, str) for t in table):
+            check.fail("analyses", MSG("expected_type", expected="a list of analysis names", got=table))
+        table = {name: {} for name in table}
+    if not isinstance(table, dict):
+        check.fail("analyses", MSG("expected_type", expected="a table [analyses.NAME]", got=table))
+    if not table:
+        raise InputError(MSG("no_analyses"), file=check.file, hint=MSG("no_analyses_hint"))
+    out: dict[str, dict] = {}
+    for name, options in table.items():
+        if name not in ANALYSES:
+            raise InputError(MSG("unknown_analysis", name=f"analyses.{name}"), file=check.file,
+                             hint=MSG("unknown_field_hint", valid=", ".join(ANALYSES)))
+        if options is True:
+            options = {}
+        if options is False:
+            continue
+        if not isinstance(options, dict):
+            check.fail(f"analyses.{name}", MSG("expected_type", expected="a table of options", got=options))
+        spec = ANALYSES[name]
+        check.known(options, tuple(spec), f"analyses.{name}.")
+        resolved = {}
+        for key, (kind, allowed, default) in spec.items():
+            if key in options:
+                resolved[key] = check.typed(f"analyses.{name}.{key}", options[key], kind, allowed)
+            else:
+                resolved[key] = list(default) if isinstance(default, list) else default
+        if name == "models" and resolved["years"]:
+            try:
+                parse_period(resolved["years"])
+            except ValueError:
+                check.fail("analyses.models.years", MSG("bad_period", got=resolved["years"]))
+        out[name] = resolved
+    return out
+
+
+# ------------------------------------------------------------------------------------------- examples
+
+EXAMPLES = {
+    "chile": "chile_all_communes.toml",
+    "chile-best": "chile_best_commune.toml",
+    "chile-santiago": "chile_santiago_2005_2014.toml",
+    "chile-all": "chile_all_communes.toml",
+    "brazil": "brazil_municipalities.toml",
+}
+
+
+def example_path(name: str = "chile") -> Path:
+    """The path of a study shipped with the package (``chile`` is the default report's study)."""
+    if name not in EXAMPLES:
+        raise InputError(MSG("unknown_example", name=name, valid=", ".join(EXAMPLES)))
+    return Path(str(resources.files("brecha") / "studies" / EXAMPLES[name]))
+
+
+def example_study(name: str = "chile") -> Study:
+    return read_study(example_path(name))
+
+
+# ------------------------------------------------------------------------------------------------ run
+
+def run_study(study: Study | str | Path, output_dir, *, lang: str | None = None, progress=None):
+    """Run a study end to end and write its report into ``output_dir``; returns the built report.
+
+    ``progress`` is a callable taking one message (the CLI prints them); ``lang`` overrides the study's
+    language.
+    """
+    from .report.build import build_report
+
+    if not isinstance(study, Study):
+        study = read_study(study)
+    return build_report(study, output_dir, lang=lang, progress=progress)

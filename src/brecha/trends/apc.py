@@ -1,0 +1,573 @@
+"""Per-unit trends: Prais-Winsten regression of log10(rate) on year, annual percent change, and class.
+
+For each unit (commune, or an aggregate: province, region, country) and outcome::
+
+    log10(rate_t) = b0 + b1 * year_t + u_t,   u_t = rho u_{t-1} + e_t     (rate per 1,000 live births)
+    APC = (10^b1 - 1) x 100 %,   CI = (10^(b1 -/+ t_{df, 1-alpha/2} SE(b1)) - 1) x 100 %
+
+fitted by Prais-Winsten (:func:`brecha.trends.prais_winsten`, Stata/R ``prais`` default). The trend is
+*increasing* if p < alpha and b1 > 0, *decreasing* if p < alpha and b1 < 0, *stationary* otherwise
+(Antunes & Cardoso, 2015, Epidemiol. Serv. Saude 24(3):565-576). ``df`` is ``n - 2`` by default (the
+regression's residual df); ``"n-1"`` gives the variant some applied papers quote.
+
+Years with zero deaths make log10 undefined. The rule is explicit and stated in every row:
+
+- ``add-half`` (default): a zero count becomes 0.5 (as NCI Joinpoint does);
+- ``pool-years``: a zero year is pooled with the following year(s) (counts and births summed) until the
+  group has at least one death; trailing zero years join the previous group; the group's year is the
+  mean of its years (unequal spacing; the AR(1) treats groups as consecutive);
+- ``skip``: units with any zero year get a flagged row without estimates.
+
+Units with more than ``max_zero_share`` (default half) of their years without deaths keep their
+estimates but get no class (``sparse``): the fit then follows the substituted zeros and the births.
+
+Years with missing or zero births (or a missing count) are dropped for that unit and listed in
+``dropped_years``. Units with fewer than ``min_years`` usable years get a flagged row, not an error.
+A commune created by a split (registry ``splits``: Alto Hospicio etc. in 2004) loses its creation year,
+whose births are recorded only in part; its parent gets a note. Aggregates (``level``) sum the units'
+counts, by default over the unit-years that have them (``incomplete="sum"``, noted).
+
+Units whose usable years coincide are fitted together as one 2-D array (one Prais-Winsten call per
+year pattern), so thousands of units take a fraction of a second.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from ..i18n import Catalog
+from .prais import RHO_METHODS, prais_winsten
+
+ZERO_RULES = ("add-half", "pool-years", "skip")
+ZERO_ALIASES = {"pool": "pool-years", "pool_years": "pool-years", "add_half": "add-half", "half": "add-half"}
+METHODS = ("prais-winsten", "joinpoint")
+DF_RULES = ("n-2", "n-1")
+LEVELS = ("province", "region", "country")
+INCOMPLETE_RULES = ("sum", "drop")
+TREND_CLASSES = ("increasing", "decreasing", "stationary")
+# The one place for the labels of the trend codes (the ``trend`` column keeps the English codes):
+# (Spanish, English). The Spanish terms are those of Latin American trend papers (tendencia creciente /
+# decreciente / estacionaria; Portuguese crescente / decrescente / estacionaria, Antunes & Cardoso 2015).
+TREND_LABELS = {
+    "increasing": ("creciente", "increasing"),
+    "decreasing": ("decreciente", "decreasing"),
+    "stationary": ("estacionaria", "stationary"),
+}
+_LABELS = Catalog(TREND_LABELS)
+
+MSG = Catalog({
+    "bad_zero": ("regla para años sin muertes desconocida '{value}'; use una de {choices}",
+                 "unknown rule for years without deaths '{value}'; use one of {choices}"),
+    "bad_method": ("método de tendencia desconocido '{value}'; use uno de {choices}",
+                   "unknown trend method '{value}'; use one of {choices}"),
+    "bad_df": ("grados de libertad '{value}' no válidos; use n-2 o n-1",
+               "invalid degrees of freedom '{value}'; use n-2 or n-1"),
+    "bad_alpha": ("alpha debe estar entre 0 y 1 (se recibió {value})", "alpha must be between 0 and 1 (got {value})"),
+    "bad_input": ("se esperaba un Panel o una tabla con columnas unit, year, events, births",
+                  "expected a Panel or a table with columns unit, year, events, births"),
+    "too_few": ("{n} año(s) utilizable(s); se necesitan al menos {need}",
+                "{n} usable year(s); at least {need} needed"),
+    "skipped_zero": ("{n} año(s) sin muertes: unidad omitida (regla skip)",
+                     "{n} year(s) without deaths: unit skipped (rule skip)"),
+    "all_zero": ("ninguna muerte en todo el periodo: sin tendencia estimable",
+                 "no deaths in the whole period: no trend can be estimated"),
+    "too_few_pooled": ("{n} periodo(s) tras agrupar años; se necesitan al menos {need}",
+                       "{n} period(s) after pooling years; at least {need} needed"),
+    "dropped": ("años sin nacimientos o sin dato omitidos: {years}",
+                "years without births or data dropped: {years}"),
+    "zero_note": ("{n} año(s) sin muertes ({rule})", "{n} year(s) without deaths ({rule})"),
+    "first_dropped": ("|rho| >= 1: primera observación omitida (Cochrane-Orcutt)",
+                      "|rho| >= 1: first observation dropped (Cochrane-Orcutt)"),
+    "no_df": ("sin grados de libertad para el error estándar", "no degrees of freedom left for the standard error"),
+    "not_converged": ("rho no convergió", "rho did not converge"),
+    "too_few_warning": ("{count} unidad(es) con menos de {need} años utilizables quedan sin estimación",
+                        "{count} unit(s) with fewer than {need} usable years are left without estimates"),
+    "sparse": ("{n} de {m} años sin muertes: tendencia sin clasificar (la estimación refleja sobre todo la "
+               "regla {rule} y los nacimientos); agregue (p. ej. provincia) o agrupe periodos",
+               "{n} of {m} years without deaths: trend not classified (the estimate mostly reflects the {rule} "
+               "rule and the births); aggregate (e.g. province) or pool periods"),
+    "bad_zero_share": ("max_zero_share debe estar entre 0 y 1 (se recibió {value})",
+                       "max_zero_share must be between 0 and 1 (got {value})"),
+    "coverage": ("datos solo de {first} a {last}", "data only from {first} to {last}"),
+    "bad_level": ("nivel de agregación desconocido '{value}'; use uno de {choices}",
+                  "unknown aggregation level '{value}'; use one of {choices}"),
+    "no_level": ("las unidades del panel no tienen la columna '{level}': no se puede agregar",
+                 "the panel's units have no '{level}' column: cannot aggregate"),
+    "level_needs_panel": ("level='{level}' necesita un Panel (las unidades con su {level}); con una tabla, "
+                          "sume los conteos antes", "level='{level}' needs a Panel (the units with their {level}); "
+                          "with a table, sum the counts first"),
+    "bad_incomplete": ("regla para unidad-años sin dato desconocida '{value}'; use una de {choices}",
+                       "unknown rule for unit-years without data '{value}'; use one of {choices}"),
+    "incomplete_sum": ("{n} unidad-año(s) sin dato excluidas de las sumas (unidades por año: {detail})",
+                       "{n} unit-year(s) without data left out of the sums (units per year: {detail})"),
+    "creation_year": ("comuna creada en {year} desde {parent}: año {year} omitido (nacimientos registrados solo "
+                      "en parte); use split='merge' para la serie completa",
+                      "commune created in {year} from {parent}: year {year} left out (births recorded only in "
+                      "part); use split='merge' for the whole series"),
+    "split_parent": ("territorio cambia en {year} (se separa {child}); use split='merge' para una serie comparable",
+                     "territory changes in {year} ({child} split off); use split='merge' for a comparable series"),
+})
+
+COLUMNS = ["unit", "outcome", "n_years", "slope", "se", "p_value", "rho", "apc", "apc_lower", "apc_upper",
+           "trend", "method"]
+
+
+def trend_label(code: str, lang: str | None = None) -> str:
+    """Spanish or English label of a trend code (``increasing`` -> ``creciente``); other values unchanged."""
+    if isinstance(code, str) and code in TREND_LABELS:
+        return _LABELS(code, lang=lang)
+    return code
+
+
+def trend_labels(lang: str | None = None) -> dict[str, str]:
+    """``{code: label}`` for the three trend codes in ``lang`` (default: the current language).
+
+    >>> trend_labels("es")
+    {'increasing': 'creciente', 'decreasing': 'decreciente', 'stationary': 'estacionaria'}
+    """
+    return {code: _LABELS(code, lang=lang) for code in TREND_LABELS}
+
+
+def _event_table(panel, outcome, years, level, incomplete="sum", drop_creation_year=True):
+    """unit, year, events, births (floats), the unit names and per-unit notes, from a Panel or a table.
+
+    Returns ``(table, names, outcome, notes)``; ``notes`` maps a unit code to notes that must travel
+    with its row (aggregates with unit-years left out, communes created by a split).
+    """
+    names, notes = {}, {}
+    if not isinstance(panel, pd.DataFrame) and hasattr(panel, "events"):
+        from ..panel import resolve_outcome
+
+        outcome = resolve_outcome(outcome)
+        ev = panel.events(outcome, years=years)
+        units = getattr(panel, "units", None)
+        if level:
+            ev, names, notes = _aggregate(ev, units, level, getattr(panel, "country", None), incomplete)
+        else:
+            if units is not None and "name" in units.columns:
+                names = dict(zip(units["unit"].astype(str), units["name"].astype(str)))
+            if drop_creation_year:
+                ev, notes = _drop_creation_years(ev, getattr(panel, "registry", None), names)
+    elif isinstance(panel, pd.DataFrame) and {"unit", "year", "events", "births"} <= set(panel.columns):
+        if level:
+            raise InputError(MSG("level_needs_panel", level=level))
+        ev = panel
+        if years is not None:
+            ev = ev[ev["year"].isin(list(years))]
+        if "name" in ev.columns:
+            names = dict(zip(ev["unit"].astype(str), ev["name"].astype(str)))
+    else:
+        raise InputError(MSG("bad_input"))
+    table = {
+        "unit": ev["unit"] if ev["unit"].dtype == "str" else ev["unit"].astype(str),
+        "year": pd.to_numeric(ev["year"]).to_numpy(dtype=int),
+        "events": _floats(ev["events"]),
+        "births": _floats(ev["births"]),
+    }
+    return table, names, outcome, notes
+
+
+def _aggregate(ev, units, level, country, incomplete):
+    """Sum unit events and births up to ``level`` (``province``, ``region``, ``country``).
+
+    ``incomplete="sum"`` (default) sums the unit-years that have both counts and notes how many were
+    left out; ``"drop"`` makes the aggregate year missing when any of its units lacks a count (the
+    rule of :meth:`brecha.panel.Panel.aggregate`). A unit-year without a row is not missing: a commune
+    created in 2004 has no rows before, its territory being counted in its parent.
+    """
+    from ..registry import COUNTRIES
+
+    if level not in LEVELS:
+        raise InputError(MSG("bad_level", value=level, choices=", ".join(LEVELS)))
+    if incomplete not in INCOMPLETE_RULES:
+        raise InputError(MSG("bad_incomplete", value=incomplete, choices=", ".join(INCOMPLETE_RULES)))
+    if level == "country":
+        listed = units["country"].dropna().astype(str).unique() if units is not None and "country" in units else []
+        code = country or (listed[0] if len(listed) == 1 else "ALL")
+        group = pd.Series(code, index=ev.index, dtype="str")
+        names = {code: COUNTRIES.get(code, code)}
+    else:
+        if units is None or level not in units.columns or units[level].isna().all():
+            raise InputError(MSG("no_level", level=level))
+        key = dict(zip(units["unit"].astype(str), units[level].astype(str)))
+        group = ev["unit"].astype(str).map(key)
+        name_col = f"{level}_name"
+        source = units[name_col] if name_col in units.columns else units[level]
+        names = dict(zip(units[level].astype(str), source.astype(str)))
+    events = _floats(ev["events"])
+    births = _floats(ev["births"])
+    missing = np.isnan(events) | np.isnan(births)
+    frame = pd.DataFrame({"unit": group.to_numpy(), "year": ev["year"].to_numpy(dtype=int),
+                          "events": np.where(missing, 0.0, events), "births": np.where(missing, 0.0, births),
+                          "missing": missing.astype(int), "no_events": np.isnan(events).astype(int),
+                          "no_births": np.isnan(births).astype(int)})
+    summed = frame.groupby(["unit", "year"], sort=True).sum().reset_index()
+    notes = {}
+    gaps = summed[summed["missing"] > 0]
+    if incomplete == "drop":  # the count that is missing in a member is missing in the total
+        summed.loc[summed["no_events"] > 0, "events"] = np.nan
+        summed.loc[summed["no_births"] > 0, "births"] = np.nan
+    else:
+        for unit, rows in gaps.groupby("unit", sort=False):
+            detail = ", ".join(f"{y}: {m}" for y, m in zip(rows["year"], rows["missing"]))
+            notes[str(unit)] = [MSG("incomplete_sum", n=int(rows["missing"].sum()), detail=detail)]
+    return summed[["unit", "year", "events", "births"]], names, notes
+
+
+def _drop_creation_years(ev, registry, names):
+    """Leave out the year a split-off commune was created (its births are then recorded only in part)
+    and note the boundary change on the child and on its parent."""
+    splits = getattr(registry, "splits", None)
+    if splits is None or len(splits) == 0:
+        return ev, {}
+    first_year = ev.groupby("unit", sort=False)["year"].min()
+    last_year = ev.groupby("unit", sort=False)["year"].max()
+    notes: dict[str, list] = {}
+    drop = np.zeros(len(ev), dtype=bool)
+    units = ev["unit"].astype(str).to_numpy()
+    years = ev["year"].to_numpy(dtype=int)
+    for child, parent, created in zip(splits["child"].astype(str), splits["parent"].astype(str),
+                                      splits["created_year"].astype(int)):
+        if child not in first_year.index:
+            continue  # merged into the parent (split="merge") or not studied: nothing to say
+        cut = (units == child) & (years == created)
+        if int(first_year[child]) == created and cut.any() and (units == child).sum() > 1:
+            drop |= cut
+            notes.setdefault(child, []).append(MSG("creation_year", year=created,
+                                                   parent=names.get(parent, parent)))
+        if parent in first_year.index and first_year[parent] < created <= last_year[parent]:
+            notes.setdefault(parent, []).append(MSG("split_parent", year=created, child=names.get(child, child)))
+    return ev[~drop], notes
+
+
+def _floats(column: pd.Series) -> np.ndarray:
+    """A count column (Int64 with <NA>, float, object) as float64 with NaN."""
+    if isinstance(column.dtype, np.dtype) and column.dtype.kind in "iuf":
+        return column.to_numpy(dtype=float)
+    return pd.to_numeric(column).to_numpy(dtype=float, na_value=np.nan)
+
+
+def _wide(table):
+    """Unit x year matrices of events and births (NaN where absent)."""
+    codes, uniques = pd.factorize(table["unit"])  # hashing: much faster than sorting strings
+    uniques = np.asarray(uniques, dtype=object).astype(str)
+    order = np.argsort(uniques, kind="stable")
+    rank = np.empty(len(order), dtype=int)
+    rank[order] = np.arange(len(order))
+    units = uniques[order]
+    unit_idx = rank[codes]
+    years, year_idx = np.unique(table["year"], return_inverse=True)
+    events = np.full((len(units), len(years)), np.nan)
+    births = np.full((len(units), len(years)), np.nan)
+    present = np.zeros((len(units), len(years)), dtype=bool)
+    events[unit_idx, year_idx] = table["events"]
+    births[unit_idx, year_idx] = table["births"]
+    present[unit_idx, year_idx] = True
+    return units, years, events, births, present
+
+
+def _pool_years(years, events, births):
+    """Pool each zero-death year with the following year(s); trailing zeros join the previous group."""
+    groups, current = [], []
+    for i in range(len(years)):
+        current.append(i)
+        if events[current].sum() > 0:
+            groups.append(current)
+            current = []
+    if current:
+        if groups:
+            groups[-1].extend(current)
+        else:
+            return None
+    x = np.array([years[g].mean() for g in groups])
+    e = np.array([events[g].sum() for g in groups])
+    b = np.array([births[g].sum() for g in groups])
+    return x, e, b
+
+
+def prepare_series(table, zero="add-half", min_years=3, max_zero_share=0.5, extra_notes=None):
+    """Per-unit usable series after the missing-year and zero-death rules.
+
+    ``extra_notes`` maps unit codes to notes placed first in the unit's note. Units fitted with more than
+    ``max_zero_share`` of their usable years without deaths are marked ``sparse`` (their class is
+    withheld by the callers).
+
+    Returns ``(units, info, series)``: ``info`` a DataFrame with one row per unit (flags and notes),
+    ``series`` a list of ``(x, unit_positions, Y, E)`` groups of units sharing the same x values
+    (``Y`` = log10 rate per 1,000 and ``E`` the event counts after the zero rule, shape units x years)
+    ready for a vectorised fit.
+    """
+    units, years, events, births, present = _wide(table)  # present: the unit has a row that year
+    usable = ~np.isnan(events) & ~np.isnan(births) & (births > 0)
+    zero_mask = usable & (events == 0)
+    n_zero = zero_mask.sum(axis=1)
+    n_usable = usable.sum(axis=1)
+    dropped = present & ~usable
+    none = n_usable == 0
+    first = pd.arrays.IntegerArray(years[np.argmax(usable, axis=1)].astype("int64"), none)
+    last = pd.arrays.IntegerArray(years[len(years) - 1 - np.argmax(usable[:, ::-1], axis=1)].astype("int64"), none)
+    events_total = np.where(usable, events, 0.0).sum(axis=1)
+    extra_notes = extra_notes or {}
+    notes = [list(extra_notes.get(str(u), [])) for u in units]
+    # a series that starts late or ends early (no rows at all, e.g. a commune created in 2004)
+    has_row = present.any(axis=1)
+    first_row = np.argmax(present, axis=1)
+    last_row = len(years) - 1 - np.argmax(present[:, ::-1], axis=1)
+    for i in np.flatnonzero(has_row & ((first_row > 0) | (last_row < len(years) - 1))):
+        notes[i].append(MSG("coverage", first=int(years[first_row[i]]), last=int(years[last_row[i]])))
+    dropped_years = np.full(len(units), "", dtype=object)
+    for i in np.flatnonzero(dropped.any(axis=1)):
+        dropped_years[i] = ",".join(str(y) for y in years[dropped[i]])
+        notes[i].append(MSG("dropped", years=dropped_years[i]))
+    fit_ok = n_usable >= min_years
+    for i in np.flatnonzero(~fit_ok):
+        notes[i].append(MSG("too_few", n=int(n_usable[i]), need=min_years))
+    all_zero = fit_ok & (events_total == 0)
+    for i in np.flatnonzero(all_zero):
+        notes[i].append(MSG("all_zero"))
+    # with no death at all, any zero rule would turn the births series into a fake trend
+    fit_ok = fit_ok & ~all_zero
+
+    sparse = fit_ok & (n_zero > max_zero_share * n_usable) & (zero != "skip")
+    for i in np.flatnonzero(sparse):
+        notes[i].append(MSG("sparse", n=int(n_zero[i]), m=int(n_usable[i]), rule=zero))
+
+    groups: dict[tuple, list] = {}
+    if zero == "skip":
+        skip = fit_ok & (n_zero > 0)
+        for i in np.flatnonzero(skip):
+            notes[i].append(MSG("skipped_zero", n=int(n_zero[i])))
+        fit_ok = fit_ok & ~skip
+    elif zero == "add-half":
+        events = np.where(zero_mask, 0.5, events)
+        for i in np.flatnonzero(fit_ok & (n_zero > 0) & ~sparse):
+            notes[i].append(MSG("zero_note", n=int(n_zero[i]), rule=zero))
+    elif zero == "pool-years":
+        pooled_units = np.flatnonzero(fit_ok & (n_zero > 0))  # (units without any death are out already)
+        for i in pooled_units:
+            if not sparse[i]:
+                notes[i].append(MSG("zero_note", n=int(n_zero[i]), rule=zero))
+            cols = np.flatnonzero(usable[i])
+            result = _pool_years(years[cols].astype(float), events[i, cols], births[i, cols])
+            if result is None or len(result[0]) < min_years:
+                n_groups = 0 if result is None else len(result[0])
+                notes[i].append(MSG("too_few_pooled", n=n_groups, need=min_years))
+                fit_ok[i] = False
+                continue
+            x, e, b = result
+            groups.setdefault(tuple(x), []).append((i, np.log10(1000.0 * e / b), e))
+        fit_ok = fit_ok.copy()
+        fit_ok[pooled_units] = False  # fitted through their own groups below
+    rate = np.where(usable, 1000.0 * events / np.where(usable, births, 1.0), np.nan)
+    with np.errstate(divide="ignore"):
+        lograte = np.log10(rate)
+    series = []
+    candidates = np.flatnonzero(fit_ok)
+    if len(candidates):
+        masks = usable[candidates]
+        if (masks == masks[0]).all():
+            patterns, inverse = masks[:1], np.zeros(len(candidates), dtype=int)
+        else:
+            patterns, inverse = np.unique(masks, axis=0, return_inverse=True)
+        for p, pattern in enumerate(patterns):
+            members = candidates[np.flatnonzero(inverse.ravel() == p)]
+            series.append((years[pattern].astype(float), members, lograte[np.ix_(members, pattern)],
+                           events[np.ix_(members, pattern)]))
+    for x, members in groups.items():
+        idx = np.array([m[0] for m in members])
+        series.append((np.array(x), idx, np.vstack([m[1] for m in members]), np.vstack([m[2] for m in members])))
+    info = pd.DataFrame({"unit": units, "zero_years": n_zero, "n_years": n_usable, "first_year": first,
+                         "last_year": last, "events_total": events_total, "dropped_years": dropped_years,
+                         "sparse": sparse, "note": ["; ".join(n) for n in notes]})
+    return units, info, series
+
+
+def trends(panel, outcome: str = "infant", years=None, method: str = "prais-winsten", rho: str = "regress",
+           zero: str = "add-half", alpha: float = 0.05, level: str | None = None, df: str = "n-2",
+           min_years: int = 3, iterate: bool = True, max_joinpoints: int = 2, selection: str = "bic",
+           weights=None, n_permutations: int = 999, seed: int = 2024, min_segment: int = 2,
+           aapc_years=None, max_zero_share: float = 0.5, incomplete: str = "sum",
+           drop_creation_year: bool = True) -> pd.DataFrame:
+    """Trend of the log10 rate per unit: slope, SE, p, rho, APC with CI, and class.
+
+    Parameters
+    ----------
+    panel : a :class:`brecha.panel.Panel`, or a table with ``unit, year, events, births``.
+    outcome : ``infant`` (default), ``neonatal``, ``postneonatal`` (or an alias).
+    years : the years to use (default all).
+    method : ``prais-winsten`` (default) or ``joinpoint`` (see :func:`brecha.trends.joinpoint`): per unit
+        an AAPC row (``row="aapc"``, the unit's overall trend) followed by one row per segment.
+    rho : Prais-Winsten rho rule (``regress`` default; ``freg``, ``tscorr``, ``dw``, ``theil``, ``nagar``).
+    zero : ``add-half`` (default), ``pool-years`` or ``skip`` (see module doc).
+    alpha : significance level of the class; the APC CI has level 1 - alpha.
+    level : aggregate first to ``province``, ``region`` or ``country``.
+    df : ``n-2`` (default) or ``n-1``: degrees of freedom of the t for p-value and CI.
+    min_years : fewer usable years gives a flagged row without estimates.
+    max_joinpoints, selection, weights, n_permutations, seed, min_segment : joinpoint options.
+    aapc_years : (first, last) year of the joinpoint AAPC (default the whole period; cut to each unit's
+        years).
+    max_zero_share : a unit with more than this share of its years without deaths (default 0.5) keeps
+        its estimates but gets no class (``trend`` empty, ``sparse`` True, a note): with mostly
+        substituted or pooled zeros the fitted "trend" follows the births, not the deaths.
+    incomplete : with ``level``: ``sum`` (default) sums the unit-years that have both counts and notes
+        the ones left out; ``drop`` leaves the aggregate year out when any unit lacks a count.
+    drop_creation_year : for a commune created by a split (registry ``splits``, e.g. Alto Hospicio in
+        2004), leave out its creation year, whose births are recorded only in part (noted).
+
+    Returns one row per unit: ``unit, outcome, n_years, slope, se, p_value, rho, apc, apc_lower,
+    apc_upper, trend, method`` then ``name, level, period, first_year, last_year, df, t, intercept,
+    conf_level, rho_method, estimation, n_iter, converged, dw_original, dw_transformed, zero_rule,
+    zero_years, sparse, dropped_years, note`` (``slope`` and ``intercept`` are on the log10 scale of the
+    rate per 1,000 against the calendar year). ``DataFrame.attrs["notes"]`` carries the panel's notes.
+
+    Example (REFERENCE.md C.3): IMR 9.1 ... 7.2 over 2005-2014 gives APC -2.618 % (95 % CI -3.064 to
+    -2.171), decreasing.
+    """
+    if method not in METHODS:
+        raise InputError(MSG("bad_method", value=method, choices=", ".join(METHODS)))
+    zero = ZERO_ALIASES.get(zero, zero)
+    if zero not in ZERO_RULES:
+        raise InputError(MSG("bad_zero", value=zero, choices=", ".join(ZERO_RULES)))
+    if df not in DF_RULES:
+        raise InputError(MSG("bad_df", value=df))
+    if not 0 < alpha < 1:
+        raise InputError(MSG("bad_alpha", value=alpha))
+    if not 0 <= max_zero_share <= 1:
+        raise InputError(MSG("bad_zero_share", value=max_zero_share))
+    if rho not in RHO_METHODS:
+        from .prais import MSG as PRAIS_MSG
+
+        raise InputError(PRAIS_MSG("bad_rho_method", value=rho, choices=", ".join(RHO_METHODS)))
+    table, names, outcome, unit_notes = _event_table(panel, outcome, years, level, incomplete,
+                                                     drop_creation_year)
+    panel_notes = list(getattr(panel, "notes", ()) or ())
+    if method == "joinpoint":
+        from .joinpoint import joinpoint_trends
+
+        out = joinpoint_trends(table, names, outcome, zero=zero, alpha=alpha, min_years=min_years,
+                               max_joinpoints=max_joinpoints, selection=selection, weights=weights,
+                               n_permutations=n_permutations, seed=seed, level=level,
+                               min_segment=min_segment, aapc_years=aapc_years, max_zero_share=max_zero_share,
+                               extra_notes=unit_notes)
+        out.attrs["notes"] = panel_notes
+        return out
+    units, info, series = prepare_series(table, zero=zero, min_years=min_years, max_zero_share=max_zero_share,
+                                         extra_notes=unit_notes)
+    n_units = len(units)
+    cols = {name: np.full(n_units, np.nan) for name in
+            ("slope", "se", "t", "p_value", "rho", "intercept", "df", "dw_original", "dw_transformed")}
+    n_iter = np.zeros(n_units, dtype=int)
+    converged = np.zeros(n_units, dtype=bool)
+    first_dropped = np.zeros(n_units, dtype=bool)
+    n_used = info["n_years"].to_numpy().copy()
+    import warnings
+
+    for x, members, Y, _ in series:
+        centre = x.mean()
+        X = np.column_stack([np.ones_like(x), x - centre])
+        if len(x) < 3:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(divide="ignore", invalid="ignore"):
+                fit = prais_winsten(Y, X, rho_method=rho, iterate=iterate)
+        cols["slope"][members] = fit.coef[:, 1]
+        cols["intercept"][members] = fit.coef[:, 0] - fit.coef[:, 1] * centre
+        cols["se"][members] = fit.se[:, 1]
+        cols["t"][members] = fit.t[:, 1]
+        cols["rho"][members] = fit.rho
+        cols["df"][members] = fit.df_resid + (1 if df == "n-1" else 0)
+        cols["dw_original"][members] = fit.dw_original
+        cols["dw_transformed"][members] = fit.dw_transformed
+        n_iter[members] = fit.n_iter
+        converged[members] = fit.converged
+        first_dropped[members] = fit.first_dropped
+        n_used[members] = len(x)
+
+    from scipy import special
+
+    dfs = cols["df"]
+    bad_df = ~(dfs > 0)
+    dfs_safe = np.where(bad_df, 1.0, dfs)
+    with np.errstate(invalid="ignore"):
+        p = 2.0 * special.stdtr(dfs_safe, -np.abs(cols["t"]))
+        q = special.stdtrit(dfs_safe, 1.0 - alpha / 2.0)
+    p = np.where(bad_df, np.nan, p)
+    q = np.where(bad_df, np.nan, q)
+    b, se = cols["slope"], cols["se"]
+    with np.errstate(invalid="ignore", over="ignore"):
+        apc = (10.0 ** b - 1.0) * 100.0
+        lower = (10.0 ** (b - q * se) - 1.0) * 100.0
+        upper = (10.0 ** (b + q * se) - 1.0) * 100.0
+    fitted = np.isfinite(b)
+    sparse = info["sparse"].to_numpy() & fitted
+    trend = classify(b, p, alpha, sparse)
+    notes = info["note"].tolist()
+    flagged = fitted & (first_dropped | bad_df | ~converged)
+    for i in np.flatnonzero(flagged):
+        extra = []
+        if fitted[i] and first_dropped[i]:
+            extra.append(MSG("first_dropped"))
+        if fitted[i] and bad_df[i]:
+            extra.append(MSG("no_df"))
+        if fitted[i] and not converged[i]:
+            extra.append(MSG("not_converged"))
+        if extra:
+            notes[i] = "; ".join([n for n in [notes[i]] + extra if n])
+    n_unfit = int((~fitted).sum())
+    if n_unfit and (info["n_years"].to_numpy() < min_years).any():
+        from ..errors import warn
+
+        warn(MSG("too_few_warning", count=int((info["n_years"].to_numpy() < min_years).sum()),
+                 need=min_years))
+    all_years = np.unique(table["year"])
+    period = f"{all_years[0]}-{all_years[-1]}" if len(all_years) else ""
+    out = pd.DataFrame({
+        "unit": units.astype(str),
+        "outcome": outcome,
+        "n_years": n_used.astype(int),
+        "slope": b,
+        "se": se,
+        "p_value": p,
+        "rho": cols["rho"],
+        "apc": apc,
+        "apc_lower": lower,
+        "apc_upper": upper,
+        "trend": trend,
+        "method": "prais-winsten",
+        "name": [names.get(u, "") for u in units.astype(str)],
+        "level": level or "unit",
+        "period": period,
+        "first_year": info["first_year"].to_numpy(),
+        "last_year": info["last_year"].to_numpy(),
+        "df": dfs,
+        "t": cols["t"],
+        "intercept": cols["intercept"],
+        "conf_level": 1.0 - alpha,
+        "rho_method": rho,
+        "estimation": "iterated" if iterate else "two-step",
+        "n_iter": n_iter,
+        "converged": converged,
+        "dw_original": cols["dw_original"],
+        "dw_transformed": cols["dw_transformed"],
+        "zero_rule": zero,
+        "zero_years": info["zero_years"].to_numpy(),
+        "sparse": sparse,
+        "dropped_years": info["dropped_years"].to_numpy(),
+        "note": notes,
+    })
+    out.attrs["notes"] = panel_notes
+    return out
+
+
+def classify(slope, p_value, alpha, withheld=None):
+    """Trend codes: ``increasing`` / ``decreasing`` where p < alpha (by the slope's sign), ``stationary``
+    otherwise; missing where there is no p-value or the class is ``withheld`` (sparse units)."""
+    slope = np.asarray(slope, dtype=float)
+    p_value = np.asarray(p_value, dtype=float)
+    code = np.where(p_value < alpha, np.where(slope > 0, "increasing", "decreasing"), "stationary")
+    missing = ~np.isfinite(p_value)
+    if withheld is not None:
+        missing |= np.asarray(withheld, dtype=bool)
+    return pd.array(np.where(missing, None, code), dtype="str")

@@ -1,0 +1,150 @@
+"""Study files: the shipped examples parse; every wrong field gives a message naming the field and the file."""
+
+import pytest
+
+from brecha.errors import InputError
+from brecha.study import EXAMPLES, example_path, parse_period, read_study
+
+
+@pytest.mark.parametrize("name", sorted(set(EXAMPLES)))
+def test_shipped_examples_parse(name):
+    study = read_study(example_path(name))
+    assert study.title
+    assert study.analyses
+    assert study.years
+
+
+def test_the_three_chilean_designs():
+    best = read_study(example_path("chile-best"))
+    assert best.reference == "best:5000" and best.years == list(range(2000, 2016))
+    assert len(best.analyses["disparity"]["focus"]) == 9
+    assert best.analyses["disparity"]["focus_covariate"] == "poverty"
+    rm = read_study(example_path("chile-santiago"))
+    assert rm.units == {"region": "13"} and rm.years == list(range(2005, 2015))
+    assert rm.analyses["trends"]["method"] == "prais-winsten"
+    full = read_study(example_path("chile"))
+    assert full.units == {"all": True}
+    assert {"distribution", "inequality", "covariate_inequality", "models"} <= set(full.analyses)
+    brazil = read_study(example_path("brazil"))
+    assert brazil.country == "BR" and brazil.years == list(range(2000, 2020))
+
+
+def _write(tmp_path, text, name="study.toml"):
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+BASE = 'title = "t"\nperiod = "2010-2012"\n[data]\nexample = "chile"\n'
+
+
+def test_defaults(tmp_path):
+    s = read_study(_write(tmp_path, BASE))
+    assert s.country == "CL" and s.units == {"all": True} and s.outcomes == ["infant"]
+    assert s.reference == "best" and list(s.analyses) == ["rates"]
+    assert s.analyses["rates"]["ci"] == "exact"
+    assert s.period == "2010-2012"
+
+
+@pytest.mark.parametrize("text, field", [
+    ('period = "2010 to 2012"\n[data]\nexample = "chile"\n', "period"),
+    ('period = "2012-2010"\n[data]\nexample = "chile"\n', "period"),
+    ('language = "fr"\n[data]\nexample = "chile"\n', "language"),
+    ('country = "AR"\n[data]\nexample = "chile"\n', "country"),
+    ('country = "BR"\n[data]\nexample = "chile"\n', "country"),
+    ('outcomes = ["stillbirth"]\n[data]\nexample = "chile"\n', "outcomes"),
+    ('outcomes = 3\n[data]\nexample = "chile"\n', "outcomes"),
+    ('title = 5\n[data]\nexample = "chile"\n', "title"),
+    ('[data]\nexample = "peru"\n', "data.example"),
+    ('[data]\nexample = "chile"\npanel = "x.csv"\n', "data"),
+    ('[data]\npanel = "missing.csv"\n', "data.panel"),
+    ('[data]\ndeis = { deaths = ["a.csv"] }\n', "data.deis"),
+    ('[data]\nexample = "chile"\nsplit = "join"\n', "data.split"),
+    ('[data]\nexample = "chile"\n[units]\nregion = "Metropolitana"\n', "units.region"),
+    ('[data]\nexample = "chile"\n[units]\ncodes = ["13A01"]\n', "units.codes"),
+    ('[data]\nexample = "chile"\n[units]\nregion = "13"\ncodes = ["13101"]\n', "units"),
+    ('[data]\nexample = "chile"\n[units]\nall = false\n', "units.all"),
+    ('[data]\nexample = "chile"\n[reference]\nrule = "worst"\n', "reference.rule"),
+    ('[data]\nexample = "chile"\n[reference]\nrule = "best"\ncodes = ["13101"]\n', "reference"),
+    ('[data]\nexample = "chile"\n[reference]\nrule = "best"\nmin_births = -3\n', "reference.min_births"),
+    ('[data]\nexample = "chile"\n[covariates]\nnames = ["poverty"]\nfill = "magic"\n', "covariates.fill"),
+    ('[data]\nexample = "chile"\n[covariates]\nnames = [1, 2]\n', "covariates.names"),
+    ('[data]\nexample = "chile"\n[analyses.rates]\nci = "normalish"\n', "analyses.rates.ci"),
+    ('[data]\nexample = "chile"\n[analyses.rates]\nlevel = 95\n', "analyses.rates.level"),
+    ('[data]\nexample = "chile"\n[analyses.trends]\nalpha = "0.05"\n', "analyses.trends.alpha"),
+    ('[data]\nexample = "chile"\n[analyses.inequality]\nbootstrap = 1.5\n', "analyses.inequality.bootstrap"),
+    ('[data]\nexample = "chile"\n[analyses.inequality]\ngroups = true\n', "analyses.inequality.groups"),
+    ('[data]\nexample = "chile"\n[analyses.models]\nmodels = ["fe", "lasso"]\n', "analyses.models.models"),
+    ('[data]\nexample = "chile"\n[analyses.models]\nyears = "recent"\n', "analyses.models.years"),
+    ('[data]\nexample = "chile"\n[analyses.disparity]\nfocus = ["13101", "x"]\n', "analyses.disparity.focus"),
+    ('[data]\nexample = "chile"\n[analyses.maps]\nsmoothed = "yes"\n', "analyses.maps.smoothed"),
+])
+def test_bad_field_names_field_and_file(tmp_path, text, field):
+    path = _write(tmp_path, text)
+    with pytest.raises(InputError) as err:
+        read_study(path)
+    message = str(err.value)
+    assert f"'{field}'" in message
+    assert str(path) in message
+
+
+@pytest.mark.parametrize("text, field", [
+    ('colour = "red"\n[data]\nexample = "chile"\n', "colour"),
+    ('[data]\nexample = "chile"\nformat = "x"\n', "data.format"),
+    ('[data]\nexample = "chile"\n[units]\ncommunes = ["13101"]\n', "units.communes"),
+    ('[data]\nexample = "chile"\n[analyses.rates]\nconfidence = 0.9\n', "analyses.rates.confidence"),
+    ('[data]\nexample = "chile"\n[analyses.regression]\n', "analyses.regression"),
+])
+def test_unknown_fields_are_named_with_the_valid_ones(tmp_path, text, field):
+    path = _write(tmp_path, text)
+    with pytest.raises(InputError) as err:
+        read_study(path)
+    message = str(err.value)
+    assert f"'{field}'" in message and str(path) in message
+    assert err.value.hint  # lists the valid fields
+
+
+def test_toml_syntax_error_names_the_file(tmp_path):
+    path = _write(tmp_path, 'title = "unclosed\n')
+    with pytest.raises(InputError) as err:
+        read_study(path)
+    assert str(path) in str(err.value) and "TOML" in str(err.value)
+
+
+def test_missing_study_file(tmp_path):
+    with pytest.raises(InputError) as err:
+        read_study(tmp_path / "nope.toml")
+    assert "nope.toml" in str(err.value)
+
+
+def test_relative_paths_resolve_against_the_study_folder(tmp_path, monkeypatch):
+    folder = tmp_path / "studies"
+    (folder / "data").mkdir(parents=True)
+    (folder / "data" / "panel.csv").write_text("unit,year,births,deaths\n13101,2010,100,1\n")
+    path = _write(folder, '[data]\npanel = "data/panel.csv"\n', "s.toml")
+    monkeypatch.chdir(tmp_path)  # not the study's folder
+    study = read_study(path)
+    assert study.data["panel"] == (folder / "data" / "panel.csv").resolve()
+    deis = _write(folder, '[data]\ndeis = { deaths = ["data/panel.csv"], births = "data/panel.csv" }\n', "d.toml")
+    study = read_study(deis)
+    assert study.data["deis"]["births"] == [(folder / "data" / "panel.csv").resolve()]
+
+
+def test_reference_forms(tmp_path):
+    data = '[data]\nexample = "chile"\n'
+    for top, table, expected in [('reference = "best"', "", "best"),
+                                 ('reference = "13114, 13123"', "", "13114,13123"),
+                                 ('reference = ["13114"]', "", "13114"),
+                                 ('reference = "lowest-quintile:poverty"', "", "lowest-quintile:poverty"),
+                                 ("", '[reference]\ncodes = ["13114"]\n', "13114"),
+                                 ("", '[reference]\nrule = "best"\nmin_births = 2000\n', "best:2000")]:
+        body = (top + "\n" if top else "") + data + table
+        assert read_study(_write(tmp_path, body)).reference == expected
+
+
+def test_parse_period():
+    assert parse_period("2005-2007") == [2005, 2006, 2007]
+    assert parse_period("2005, 2009") == [2005, 2009]
+    assert parse_period(2010) == [2010]
+    with pytest.raises(ValueError):
+        parse_period("05-07")
