@@ -129,7 +129,9 @@ def chile(split: str = "keep", covariates: bool = True):
     zero = zero[(zero["births"] == 0) & (zero["year"] <= 2009)]
     notes = [MSG("births_1549"), MSG("deaths_cl"), MSG("split_keep" if split == "keep" else "split_merge"),
              MSG("zero_births", n=int(filled["rows"].sum()),
-                 examples=", ".join(f"{u} {y}" for u, y in zip(zero["unit"], zero["year"])))]
+                 examples=", ".join(f"{u} {y}" for u, y in zip(zero["unit"], zero["year"]))
+                 if len(zero) <= 8 else ", ".join(f"{u} {y}" for u, y in zip(zero["unit"][:8], zero["year"][:8]))
+                 + f" ... (brecha.datasets.ledger('chile'))")]
     if covariates:
         from .covariates import add_standard  # lazy: covariates reads these tables through this module
 

@@ -70,6 +70,7 @@ MSG = Catalog({
                    "cannot read {got!r} as a period; write e.g. \"2005-2014\""),
     "ref_one": ("indique solo una de: codes, rule", "give only one of: codes, rule"),
     "ref_rule": ("regla de referencia no válida {got!r}", "invalid reference rule {got!r}"),
+    "min_births_best": ("min_births solo se usa con rule = \"best\"", "min_births only goes with rule = \"best\""),
     "ref_rule_hint": ("use \"best\", \"lowest-quintile:COVARIABLE\" o codes = [\"13114\"]",
                       "use \"best\", \"lowest-quintile:COVARIATE\" or codes = [\"13114\"]"),
     "unknown_analysis": ("análisis desconocido '{name}'", "unknown analysis '{name}'"),
@@ -415,6 +416,8 @@ def _parse_reference(check: _Checker, value) -> str:
             check.fail("reference", MSG("ref_one"), MSG("ref_rule_hint"))
         if "min_births" in value:
             min_births = check.typed("reference.min_births", value["min_births"], "int", (0, 10**9))
+            if "codes" in value or str(value.get("rule", "")).strip() != "best":
+                check.fail("reference.min_births", MSG("min_births_best"), MSG("ref_rule_hint"))
         if "codes" in value:
             return ",".join(check.codes("reference.codes", value["codes"]))
         value = value["rule"]
@@ -426,9 +429,9 @@ def _parse_reference(check: _Checker, value) -> str:
     if not isinstance(value, str):
         check.fail(name, MSG("ref_rule", got=value), MSG("ref_rule_hint"))
     text = value.strip()
-    if text == "best" and min_births:
+    if text == "best" and min_births is not None:  # min_births = 0: any unit with births may be the reference
         return f"best:{min_births}"
-    if re.fullmatch(r"best(:\d+)?", text) or re.fullmatch(r"(lowest|highest)-(quintile|quartile|tertile|decile):[A-Za-z_][\w]*", text):
+    if re.fullmatch(r"best(:\d+)?", text) or re.fullmatch(r"(lowest|highest)-quintile:[A-Za-z_][\w]*", text):
         return text
     if re.fullmatch(r"\d{1,7}(\s*,\s*\d{1,7})*", text):
         return ",".join(c.strip() for c in text.split(","))

@@ -66,11 +66,12 @@ def test_headline_numbers_are_on_screen(browser, default_report):
     browser.get((out / "index.html").resolve().as_uri())
     h = report.headline
     assert browser.find_element(By.CSS_SELECTOR, "#card-national .big").text == h["national"]["value"]
-    assert browser.find_element(By.CSS_SELECTOR, "#card-gap .big").text == h["gap"]["value"]
+    gap = browser.find_element(By.CSS_SELECTOR, "#card-gap .big").text
+    assert gap.startswith(h["gap"]["value"]) and h["gap"]["detail"] in gap  # the ratio and its 95 % CI
     assert browser.find_element(By.CSS_SELECTOR, "#card-trend .big").text.startswith(h["trend"]["value"])
     worst = browser.find_element(By.ID, "worst").text
     for row in h["worst"]:
-        assert row["name"] in worst and row["smoothed"] in worst
+        assert row["name"] in worst and row["smoothed"] in worst and row["interval"] in worst
     # the cards and the map are in the first screen (1280 x 1000)
     top = browser.execute_script(
         "return document.getElementById('fig-map_smoothed').getBoundingClientRect().top;")

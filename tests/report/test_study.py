@@ -16,7 +16,7 @@ def test_shipped_examples_parse(name):
 
 def test_the_three_chilean_designs():
     best = read_study(example_path("chile-best"))
-    assert best.reference == "best:5000" and best.years == list(range(2000, 2016))
+    assert best.reference == "best" and best.years == list(range(2000, 2016))
     assert len(best.analyses["disparity"]["focus"]) == 9
     assert best.analyses["disparity"]["focus_covariate"] == "poverty"
     rm = read_study(example_path("chile-santiago"))
@@ -27,6 +27,7 @@ def test_the_three_chilean_designs():
     assert {"distribution", "inequality", "covariate_inequality", "models"} <= set(full.analyses)
     brazil = read_study(example_path("brazil"))
     assert brazil.country == "BR" and brazil.years == list(range(2000, 2020))
+    assert brazil.reference == "best:20000"
 
 
 def _write(tmp_path, text, name="study.toml"):
@@ -67,6 +68,10 @@ def test_defaults(tmp_path):
     ('[data]\nexample = "chile"\n[reference]\nrule = "worst"\n', "reference.rule"),
     ('[data]\nexample = "chile"\n[reference]\nrule = "best"\ncodes = ["13101"]\n', "reference"),
     ('[data]\nexample = "chile"\n[reference]\nrule = "best"\nmin_births = -3\n', "reference.min_births"),
+    ('[data]\nexample = "chile"\n[reference]\ncodes = ["13101"]\nmin_births = 100\n', "reference.min_births"),
+    ('[data]\nexample = "chile"\n[reference]\nrule = "lowest-quintile:poverty"\nmin_births = 9\n',
+     "reference.min_births"),
+    ('[data]\nexample = "chile"\n[reference]\nrule = "lowest-quartile:poverty"\n', "reference.rule"),
     ('[data]\nexample = "chile"\n[covariates]\nnames = ["poverty"]\nfill = "magic"\n', "covariates.fill"),
     ('[data]\nexample = "chile"\n[covariates]\nnames = [1, 2]\n', "covariates.names"),
     ('[data]\nexample = "chile"\n[analyses.rates]\nci = "normalish"\n', "analyses.rates.ci"),
@@ -137,7 +142,10 @@ def test_reference_forms(tmp_path):
                                  ('reference = ["13114"]', "", "13114"),
                                  ('reference = "lowest-quintile:poverty"', "", "lowest-quintile:poverty"),
                                  ("", '[reference]\ncodes = ["13114"]\n', "13114"),
-                                 ("", '[reference]\nrule = "best"\nmin_births = 2000\n', "best:2000")]:
+                                 ("", '[reference]\nrule = "best"\nmin_births = 2000\n', "best:2000"),
+                                 # 0 lifts the minimum (plain "best" keeps the 20-expected-deaths rule)
+                                 ("", '[reference]\nrule = "best"\nmin_births = 0\n', "best:0"),
+                                 ("", '[reference]\nrule = "best"\n', "best")]:
         body = (top + "\n" if top else "") + data + table
         assert read_study(_write(tmp_path, body)).reference == expected
 

@@ -19,6 +19,7 @@ MSG = Catalog({
     "description": ("brecha: desigualdad de la mortalidad infantil entre comunas",
                     "brecha: inequality in infant mortality between districts"),
     "lang_help": ("idioma de mensajes e informes (es|en)", "language of messages and reports (es|en)"),
+    "version_help": ("muestra la versión y termina", "show the version and exit"),
     "error": ("Error", "Error"),
     "warning": ("Aviso", "Warning"),
 })
@@ -36,7 +37,7 @@ def _language_from_argv(argv: list[str]) -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="brecha", description=MSG("description"))
     parser.add_argument("--lang", choices=["es", "en"], help=MSG("lang_help"))
-    parser.add_argument("--version", action="version", version=f"brecha {__version__}")
+    parser.add_argument("--version", action="version", version=f"brecha {__version__}", help=MSG("version_help"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:

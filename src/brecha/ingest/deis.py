@@ -280,6 +280,8 @@ def _scan_strict(spec: FileSpec, years=None) -> tuple[pd.DataFrame, int, list, d
         for reason, rows in _problem_lines(flagged, good).items():
             problems.setdefault(reason, []).extend(rows)
         parts.append(classed.group_by(["year", "code", "k"]).agg(pl.len().alias("n")))
+        if len(parts) >= 32:       # keep the partial counts small: fold them every 32 blocks
+            parts = [pl.concat(parts).group_by(["year", "code", "k"]).agg(pl.col("n").sum())]
         good += batch.num_rows
     counts = pl.concat(parts).group_by(["year", "code", "k"]).agg(pl.col("n").sum()) if parts else None
     table = counts.to_pandas() if counts is not None else pd.DataFrame(columns=["year", "code", "k", "n"])

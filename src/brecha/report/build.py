@@ -28,8 +28,8 @@ from ..i18n import get_language, set_language
 from .calls import Unavailable, _call, _function, _module, _reason, _strict
 from .data import (_names, _provenance_text, _region_map, _span_text, _unit_word, _units_word,  # noqa: F401
                    load_study_panel)
-from .headline import extreme_fifths, log_linear_apc
-from .labels import L
+from .headline import extreme_fifths, log_linear_apc, rate_ratio_ci
+from .labels import TREND_KEYS, L, trend_codes, trend_word
 
 
 # ------------------------------------------------------------------------------------------ containers
@@ -283,9 +283,10 @@ class _Runner:
                                      f"({L('per_1000', self.lang)})",
                                      caption=L("cap_national", self.lang, method=method) + self.caveat), "rates")
         units_col = self.panel.units
-        if units_col is not None and "region" in units_col and units_col["region"].nunique() > 1 \
-                and self.panel.country == "CL":
-            reg = _call(rates, self.panel, pool=False, level="region", **kw)
+        if units_col is not None and "region" in units_col and 1 < units_col["region"].nunique() <= 30:
+            # regions summed over their units that have data (Panel.aggregate(incomplete="available"))
+            regions = self._paired_counts().aggregate("region", incomplete="available")
+            reg = _call(rates, regions, pool=False, **kw)
             reg["year"] = reg["period"].astype(int)
             self.add_table("rates_regions", reg, L("t_regions", self.lang))
             self.regions_year = reg
@@ -298,16 +299,35 @@ class _Runner:
         self.national = national
 
     def national_events(self) -> pd.DataFrame:
-        """Deaths and births of the whole study area per year: ΣD and ΣLB over the units with both counts
-        (Panel.aggregate leaves a year missing when any unit is, e.g. 162 Brazilian municipality-years)."""
+        """Deaths and births of the whole study area per year (``Panel.aggregate("country",
+        incomplete="available")``: the sums over the units that have data, with ``units_missing`` and a note,
+        e.g. for the 162 Brazilian municipality-years without births)."""
         if not hasattr(self, "_national_events"):
-            ev = self.panel.events(self.outcome, years=self.years)
-            ok = ev["events"].notna() & ev["births"].notna()
-            sums = ev[ok].groupby("year", sort=True)[["events", "births"]].sum()
-            self._national_events = pd.DataFrame({"unit": "TOTAL", "year": sums.index.astype(int),
-                                                  "events": sums["events"].astype("int64").to_numpy(),
-                                                  "births": sums["births"].astype("int64").to_numpy()})
+            panel = self._paired_counts()
+            total = panel.aggregate("country", incomplete="available")
+            ev = total.events(self.outcome, years=self.years)
+            ev = ev.assign(unit="TOTAL").dropna(subset=["events", "births"])
+            self._national_events = ev[["unit", "year", "events", "births"]].reset_index(drop=True)
+            # only the note on unit-years left out of the sums (not the generic "aggregated" one)
+            self.r.notes.extend(str(n) for n in total.notes
+                                if str(n) not in self.panel.notes and "units_missing" in str(n))
         return self._national_events
+
+    def _paired_counts(self):
+        """The panel with a unit-year's deaths and births both blanked when only one of them is known, so that
+        sums over the units that have data (``Panel.aggregate(level, incomplete="available")``, which sums each
+        count over the members that have it) never count deaths without their births (2 Brazilian
+        municipality-years have deaths but no births)."""
+        from ..panel import OUTCOMES, Panel
+
+        panel, col = self.panel, OUTCOMES[self.outcome]
+        d = panel.data
+        lone = d["births"].isna() != d[col].isna()
+        if not lone.any():
+            return panel
+        d = d.copy()
+        d.loc[lone, ["births", col]] = pd.NA
+        return Panel(d, panel.units, panel.country, panel.source, panel.notes, panel.registry, validate=False)
 
     def _with_region(self, table: pd.DataFrame) -> pd.DataFrame:
         u = self.panel.units
@@ -327,6 +347,9 @@ class _Runner:
                       prior=opts.get("prior", "global"))
         col = _first(table, ("smoothed", "smoothed_rate", "eb_rate", "estimate"))
         self.smoothed = pd.Series(table[col].astype(float).to_numpy(), index=table["unit"].astype(str))
+        self.smoothed_ci = pd.DataFrame({"lower": table["lower"].astype(float).to_numpy(),
+                                         "upper": table["upper"].astype(float).to_numpy()},
+                                        index=table["unit"].astype(str))
         self.smooth_method = str(table["method"].iloc[0]) if "method" in table and len(table) else "EB"
         self.add_table("smoothed", table, L("t_smoothed", self.lang, period=self.period))
 
@@ -402,21 +425,18 @@ class _Runner:
             per_unit = per_unit.drop_duplicates("unit").drop(columns="_rank")
         else:
             per_unit = table
-        self.trend_classes = pd.Series(per_unit["trend"].astype(str).to_numpy(),
-                                       index=per_unit["unit"].astype(str))
+        codes = trend_codes(per_unit)
+        self.trend_classes = pd.Series(codes.to_numpy(), index=per_unit["unit"].astype(str))
         self.national_trend = national
-        counts = per_unit["trend"].where(per_unit["trend"].notna(), "no_trend").astype(str).value_counts()
-        classes = pd.DataFrame({
-            "trend": [L(k, self.lang) if k in ("increasing", "decreasing", "stationary", "no_trend") else k
-                      for k in counts.index],
-            "n": counts.to_numpy()})
+        counts = codes.value_counts()
+        order = [k for k in TREND_KEYS if k in counts.index]
+        classes = pd.DataFrame({"code": order, "trend": [trend_word(k, self.lang) for k in order],
+                                "n": [int(counts[k]) for k in order]})
         row = national.iloc[0] if len(national) else None
         if row is not None and pd.notna(row.get("apc")):
-            cls = str(row["trend"])
             self.section("trends").add(Block("text", text=L(
                 "cap_trend_national", self.lang, apc=_fmt(row["apc"], 2), lo=_fmt(row["apc_lower"], 2),
-                hi=_fmt(row["apc_upper"], 2), trend=L(cls, self.lang) if cls in ("increasing", "decreasing",
-                                                                                 "stationary") else cls)))
+                hi=_fmt(row["apc_upper"], 2), trend=trend_word(trend_codes(national).iloc[0], self.lang))))
         if hasattr(self, "regions_year") and hasattr(self, "national"):
             from . import figures as F
 
@@ -429,7 +449,7 @@ class _Runner:
                                               caption=L("cap_regions", self.lang) + self.caveat), "trends")
         self.add_table("trends_national", national, L("t_trends", self.lang, unit=L("country_total", self.lang)))
         self.add_table("trend_classes", classes, L("t_trend_classes", self.lang, units=self.units.capitalize()),
-                       "trends")
+                       "trends", columns=["trend", "n"])
         self.add_table("trends_units", table, L("t_trends", self.lang, unit=self.unit), "trends",
                        columns=["unit", "name", "region", "row", "start_year", "end_year", "n_years", "apc",
                                 "apc_lower", "apc_upper", "p_value", "rho", "trend", "note"])
@@ -460,16 +480,9 @@ class _Runner:
             kw["measures"] = opts["measures"]
         from . import figures as F
 
-        # between all units (non-ordered)
-        if len(self.panel.unit_codes) > LARGE and not opts["bootstrap"] and hasattr(self, "per_year"):
-            # the delta-method SEs of brecha.inequality cost O(n^2) per period (18 s a year for 5,570
-            # municipalities): estimates only, from the same rates, and say so
-            per_year, pooled = self._inequality_estimates_only(opts)
-            self.section("inequality").add(Block("text", text=L("ineq_large_note", self.lang,
-                                                                 n=len(self.panel.unit_codes), limit=LARGE)))
-        else:
-            per_year = _call(fn, self.panel, pool=False, **kw)
-            pooled = _call(fn, self.panel, pool=True, **kw)
+        # between all units (non-ordered), with the module's CIs whatever the number of units
+        per_year = _call(fn, self.panel, pool=False, **kw)
+        pooled = _call(fn, self.panel, pool=True, **kw)
         per_year = per_year.copy()
         per_year["year"] = pd.to_numeric(per_year["period"], errors="coerce")
         self.inequality_year = per_year
@@ -495,18 +508,17 @@ class _Runner:
             rank_by = ""
         if not rank_by:
             return
-        # one ordering for every year: the unit's mean of the covariate over the years it is observed
-        # (survey covariates such as poverty are missing in some years)
-        means = self.panel.data.groupby("unit")[rank_by].mean()
-        column = f"{rank_by}_mean"
-        extra = self.panel.data[["unit", "year"]].assign(**{column: self.panel.data["unit"].map(means).to_numpy()})
-        panel = self.panel.with_covariates(extra)
-        okw = dict(kw, rank_by=column, groups=opts["groups"])
-        ordered = _call(fn, panel, pool=False, **okw).copy()
+        # each year ranked by that year's covariate (observed or filled by the study's rule); the years in
+        # which no unit has it (poverty before its first survey) get no ordered measures, and are named
+        okw = dict(kw, rank_by=rank_by, groups=opts["groups"])
+        ordered = _call(fn, self.panel, pool=False, **okw).copy()
         ordered["year"] = pd.to_numeric(ordered["period"], errors="coerce")
+        have = self.panel.data.groupby("year")[rank_by].count()
+        missing = [int(y) for y in self.years if have.get(y, 0) == 0]
         self.section("inequality").add(Block("text", title=L("ineq_ordered_title", self.lang, covariate=rank_by),
                                              text=L("ineq_rank_note", self.lang, covariate=rank_by,
-                                                    groups=opts["groups"])))
+                                                    groups=opts["groups"], fill=self.study.fill,
+                                                    missing=_span_text(missing) if missing else L("none", self.lang))))
         show = [m for m in ORDERED_MEASURES if m in set(ordered["measure"])]
         if show:
             self.add_figure(F.small_multiples("inequality_ordered", ordered[ordered["measure"].isin(show)],
@@ -517,24 +529,6 @@ class _Runner:
         self.add_table("inequality_ordered_wide", wide, L("ineq_ordered_title", self.lang, covariate=rank_by),
                        "inequality")
         self.add_table("inequality_ordered_year", ordered, L("ineq_ordered_title", self.lang, covariate=rank_by))
-
-    def _inequality_estimates_only(self, opts):
-        summary = getattr(_module("inequality", self.lang), "summary_measures", None)
-        if summary is None:
-            raise Unavailable(L("module_missing", self.lang, module="brecha.inequality.summary_measures"))
-        measures = opts["measures"] or list(UNIT_MEASURES)
-        out = []
-        for frame, periods in ((self.per_year, "period"), (self.pooled, "period")):
-            parts = []
-            for period, g in frame.groupby(periods, sort=True):
-                g = g[(g["births"].astype(float) > 0) & g["estimate"].notna()]
-                res = _call(summary, g["estimate"].astype(float).to_numpy(), g["births"].astype(float).to_numpy(),
-                            se=None, measures=measures)
-                res.insert(0, "period", str(period))
-                res["n_units"] = len(g)
-                parts.append(res)
-            out.append(pd.concat(parts, ignore_index=True))
-        return out[0], out[1]
 
     # covariate inequality -----------------------------------------------------------------------
     def covariate_inequality(self) -> None:
@@ -627,7 +621,7 @@ class _Runner:
 
             years = [y for y in parse_period(opts["years"]) if y in set(self.years)]
         res = _call(fit, self.panel, outcome=self.outcome, covariates=covs, models=opts["models"], se=opts["se"],
-                    years=years, lang=self.lang)
+                    years=years, fill=self.study.fill, lang=self.lang)
         self.add_table("model_coefficients", res.coefficients, L("t_coefficients", self.lang), "models",
                        columns=[c for c in ("model", "term", "estimate", "se", "statistic", "p_value", "lower",
                                             "upper") if c in res.coefficients.columns])
@@ -677,9 +671,14 @@ class _Runner:
         tot = g.groupby("group")[["events", "births"]].sum().astype(float)
         hi_rate = tot.loc["high", "events"] / tot.loc["high", "births"] * 1000
         lo_rate = tot.loc["low", "events"] / tot.loc["low", "births"] * 1000
-        h["gap"] = {"title": L("h_gap", lang), "value": _fmt(hi_rate / lo_rate, 1) + "×",
-                    "text": L("h_gap_text", lang, period=self.period, units=self.units, ratio=_fmt(hi_rate / lo_rate, 1),
-                              hi=_fmt(hi_rate, 1), lo=_fmt(lo_rate, 1))}
+        ratio, ratio_lo, ratio_hi = rate_ratio_ci(tot.loc["high", "events"], tot.loc["high", "births"],
+                                                  tot.loc["low", "events"], tot.loc["low", "births"])
+        h["gap"] = {"title": L("h_gap", lang), "value": _fmt(ratio, 1) + "×", "ratio": ratio,
+                    "ratio_lower": ratio_lo, "ratio_upper": ratio_hi,
+                    "detail": L("h_ci", lang, lo=_fmt(ratio_lo, 2), hi=_fmt(ratio_hi, 2)),
+                    "text": L("h_gap_text", lang, period=self.period, units=self.units, ratio=_fmt(ratio, 2),
+                              lo_ci=_fmt(ratio_lo, 2), hi_ci=_fmt(ratio_hi, 2), hi=_fmt(hi_rate, 1),
+                              lo=_fmt(lo_rate, 1))}
         if hasattr(self, "disparity_pooled"):
             par = self.disparity_pooled
             par = par[(par["unit"] == "TOTAL") & (par["measure"] == "par_percent")]
@@ -688,7 +687,8 @@ class _Runner:
                 rr = float(ref_rate.dropna().iloc[0]) if ref_rate is not None and ref_rate.notna().any() else np.nan
                 h["gap"]["text"] += " " + L("h_gap_par", lang, units=self.units, unit=self.unit,
                                             ref=f"{_fmt(rr, 1)} {L('per_1000', lang)}",
-                                            par_pct=_fmt(par["estimate"].iloc[0], 0), period=self.period)
+                                            par_pct=_fmt(par["estimate"].iloc[0], 0), lo=_fmt(par["lower"].iloc[0], 0),
+                                            hi=_fmt(par["upper"].iloc[0], 0), period=self.period)
         ok = series.dropna()
         ok = ok[(ok["ratio"] > 0) & np.isfinite(ok["ratio"])]
         if len(ok) >= 3:
@@ -721,15 +721,16 @@ class _Runner:
         self.r.figures.append(fig)
         h["gap_figure"] = fig
         self.section("rates").blocks.insert(0, Block("figure", figure=fig))
-        # worst and best units
+        # worst and best units, each with its 95 % interval (posterior interval of the smoothed rate, or the
+        # exact Poisson CI of the observed one)
         min_births = 0
+        cols = ["name", "estimate", "births"] if "name" in pooled else ["estimate", "births"]
         if self.smoothed is not None:
-            rank = pd.DataFrame({"smoothed": self.smoothed}).join(pooled[["name", "estimate", "births"]]
-                                                                  if "name" in pooled else pooled[["estimate", "births"]])
+            rank = pd.DataFrame({"smoothed": self.smoothed}).join(self.smoothed_ci).join(pooled[cols])
             note = L("h_rank_note", lang, period=self.period, units=self.units)
         else:
             min_births = int(max(500, np.nanmedian(pooled["births"].astype(float))))
-            rank = pooled[pooled["births"].astype(float) >= min_births][["name", "estimate", "births"]].copy()
+            rank = pooled[pooled["births"].astype(float) >= min_births][cols + ["lower", "upper"]].copy()
             rank["smoothed"] = rank["estimate"]
             note = L("h_rank_note_raw", lang, period=self.period, units=self.units, min=min_births)
         rank = rank.dropna(subset=["smoothed"])
@@ -737,12 +738,28 @@ class _Runner:
         region = _region_map(self.panel)
 
         def rows(frame):
-            return [{"unit": u, "name": str(r.get("name", u)), "region": region.get(u, ""),
-                     "smoothed": _fmt(r["smoothed"], 1), "observed": _fmt(r["estimate"], 1)}
+            return [{"unit": u, "name": str(r.get("name", u)), "region": _short_region(region.get(u, "")),
+                     "smoothed": _fmt(r["smoothed"], 1), "observed": _fmt(r["estimate"], 1),
+                     "interval": f"{_fmt(r['lower'], 1)}–{_fmt(r['upper'], 1)}"}
                     for u, r in frame.iterrows()]
 
-        h["worst"] = rows(rank.sort_values("smoothed", ascending=False).head(5))
-        h["best"] = rows(rank.sort_values("smoothed").head(5))
+        worst = rank.sort_values("smoothed", ascending=False).head(5)
+        best = rank.sort_values("smoothed").head(5)
+        h["worst"] = rows(worst)
+        h["best"] = rows(best)
+        # honest about the ranking: do the worst units' intervals clear the best ones'?
+        note += " " + L("h_rank_overlap" if float(worst["lower"].min()) <= float(best["upper"].max())
+                        else "h_rank_apart", lang)
+        funnel = self.r.table("funnel")
+        if funnel is not None:
+            t = _normalise_funnel(funnel)
+            if "flag" in t:
+                high = t[t["flag"] == "high"].sort_values("estimate", ascending=False)
+                names = [str(n) for n in high.get("name", high["unit"]).head(6)]
+                note += " " + L("h_funnel", lang, n=_int(len(high)), units=self.units, total=_int(len(t)),
+                                names=", ".join(names),
+                                more=L("h_more", lang, n=len(high) - 6) if len(high) > 6 else "") if len(high) else \
+                    " " + L("h_funnel_none", lang, units=self.units)
         h["rank_note"] = note
         h["smoothed"] = self.smoothed is not None
 
@@ -778,9 +795,13 @@ class _Runner:
         pooled = self.pooled.set_index("unit")
         raw = pooled["estimate"].astype(float).where(pooled["births"].astype(float) > 0)
         values_for_classes = self.smoothed if self.smoothed is not None else raw
+        from .html import localise
+
         edges, labels = F.quantile_classes(values_for_classes)
+        labels = [localise(x, self.lang) for x in labels]
         missing = (F.MISSING, L("missing", self.lang))
         raw_edges, raw_labels = F.quantile_classes(raw)
+        raw_labels = [localise(x, self.lang) for x in raw_labels]
         fig = canvas.render("map_rate", F.sequential_colours(raw, raw_edges),
                             F.legend_for(raw_edges, raw_labels) + [missing],
                             title=f"{L('imr', self.lang)} {self.period}", legend_title=per1000,
@@ -799,11 +820,13 @@ class _Runner:
             self.r.headline["map"] = fig
         if self.trend_classes is not None and opts.get("trend", True):
             colours = {u: F.TREND_COLOURS.get(c, F.MISSING) for u, c in self.trend_classes.items()}
-            legend = [(F.TREND_COLOURS[k], L(k, self.lang)) for k in ("decreasing", "stationary", "increasing")]
+            legend = [(F.TREND_COLOURS[k], trend_word(k, self.lang)) for k in TREND_KEYS]
             alpha = self.study.analyses.get("trends", {}).get("alpha", 0.05)
-            fig = canvas.render("map_trend", colours, legend + [(F.MISSING, L("no_trend", self.lang))],
+            fig = canvas.render("map_trend", colours, legend,
                                 title=f"{L('c_trend', self.lang)} {self.period}", inset_title=inset_title,
-                                caption=L("cap_map_trend", self.lang, period=self.period, alpha=alpha) + offshore)
+                                caption=L("cap_map_trend", self.lang, period=self.period, alpha=alpha, unit=self.units,
+                                          method=self.study.analyses.get("trends", {}).get("method", "prais-winsten"))
+                                + offshore)
             self.add_figure(fig, "maps")
 
     def _smoothed_table_block(self) -> None:
@@ -926,7 +949,7 @@ def _inequality_function(lang):
 
 
 UNIT_MEASURES = ("gini", "ti", "cov", "bgsd", "mdmw", "d_q5q1")
-LARGE = 1500  # units above which per-unit yearly tables are trimmed and inequality CIs are skipped
+LARGE = 1500  # units above which the per-unit x year disparity table is left out of the report
 ORDERED_MEASURES = ("sii", "rii", "rci", "kunst_mackenbach", "d", "r")
 PREFERRED_MEASURES = UNIT_MEASURES + ORDERED_MEASURES
 

@@ -63,18 +63,22 @@ def load_study_panel(study, report=None):
         raise InputError(f"field '{field}': {exc.problem}", file=str(study.path) if study.path else None,
                          hint=exc.hint or "check the codes against the data") from None
 
-    # covariates the panel does not have yet
-    missing = [c for c in study.covariates if c not in panel.covariates]
-    if missing:
+    # the study's covariates, built with the study's filling rule: those the panel lacks, and the standard
+    # ones the embedded panels carry (filled by interpolation) rebuilt with ``fill`` and a full note each
+    # (brecha.covariates.attach_missing; columns of a panel file are kept as they are)
+    if study.covariates:
+        reason = L("missing", lang)
         try:
-            attach = _function("covariates", "attach", lang)
-            panel = _call(attach, panel, missing, fill=study.fill)
+            attach = _function("covariates", "attach_missing", lang)
+            panel = _call(attach, panel, list(study.covariates), fill=study.fill, lang=lang)
         except (Unavailable, BrechaError, KeyError, ValueError) as exc:
             if _strict() and not isinstance(exc, Unavailable):
                 raise
-            if report is not None:
-                for name in missing:
-                    report.excluded.append(L("ex_covariate", lang, name=name, reason=_reason(exc, lang)))
+            reason = _reason(exc, lang)
+        if report is not None:
+            for name in study.covariates:
+                if name not in panel.covariates:
+                    report.excluded.append(L("ex_covariate", lang, name=name, reason=reason))
 
     # years
     if study.years:

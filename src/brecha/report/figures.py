@@ -20,8 +20,10 @@ GRID = "#e3e7eb"
 ACCENT = "#b5332e"
 BLUE = "#2f6690"
 SEQUENTIAL = ["#fff5eb", "#fdd0a2", "#fd8d3c", "#d94801", "#7f2704"]
-TREND_COLOURS = {"decreasing": "#2f6690", "stationary": "#c9ced6", "increasing": "#b5332e"}
 MISSING = "#f2f2f2"
+# trend classes, plus the two non-classes of brecha.report.labels.trend_codes
+TREND_COLOURS = {"decreasing": "#2f6690", "stationary": "#c9ced6", "increasing": "#b5332e",
+                 "sparse": "#f7e9c6", "no_trend": MISSING}
 # Chile: islands far out in the Pacific are left off the mainland map (named in the caption).
 CHILE_OFFSHORE = ("05201", "05104")
 
@@ -94,8 +96,13 @@ def line_chart(name: str, series: pd.DataFrame, *, ylabel: str, title: str = "",
         ax.set_ylabel(ylabel)
         if title:
             ax.set_title(title)
-        if ymin0:
+        values = [series[c].astype(float).to_numpy() for c in ("estimate", "lower") if c in series]
+        lowest = float(np.nanmin(np.concatenate(values))) if values and np.isfinite(np.concatenate(values)).any() \
+            else 0.0
+        if ymin0 and lowest >= 0:
             ax.set_ylim(bottom=0)
+        elif lowest < 0:  # measures that can be negative (PAR%, AR): show them, with the zero line
+            ax.axhline(0, color=MUTED, linewidth=0.8)
         _year_ticks(ax, series["year"])
         if series["label"].nunique() > 1:
             ax.legend(loc="best", fontsize=8)

@@ -156,12 +156,11 @@ def figure_html(fig, *, css_class: str = "") -> str:
 
 
 def _value_labels(lang: str) -> dict:
-    keys = ("increasing", "decreasing", "stationary", "rate_ratio", "attributable_risk",
-            "attributable_risk_percent", "par", "par_percent")
-    out = {}
-    for k in keys:
-        label_key = k if k in ("increasing", "decreasing", "stationary") else f"m_{k}"
-        out[k] = L(label_key, lang)
+    from .labels import trend_word
+
+    out = {k: trend_word(k, lang) for k in ("increasing", "decreasing", "stationary")}
+    for k in ("rate_ratio", "attributable_risk", "attributable_risk_percent", "par", "par_percent"):
+        out[k] = L(f"m_{k}", lang)
     return out
 
 
@@ -228,7 +227,8 @@ def headline_html(report) -> str:
     nat = h["national"]
     cards.append(_card(nat["title"], nat["value"], nat["text"], "national"))
     if h.get("gap"):
-        cards.append(_card(h["gap"]["title"], h["gap"]["value"], h["gap"]["text"], "gap"))
+        cards.append(_card(h["gap"]["title"], h["gap"]["value"], h["gap"]["text"], "gap", "",
+                           h["gap"].get("detail", "")))
     if h.get("trend"):
         t = h["trend"]
         cards.append(_card(t["title"], t["value"], t["text"], "trend",
@@ -243,10 +243,12 @@ def headline_html(report) -> str:
                 "<tr>" + f"<td>{esc(r['name'])}</td>"
                 + (f"<td>{esc(r['region'])}</td>" if show_region else "")
                 + f'<td class="n"><b>{esc(r["smoothed"])}</b></td>'
+                f'<td class="n">{esc(r.get("interval", ""))}</td>'
                 f'<td class="n">({esc(r["observed"])})</td></tr>' for r in rows)
             head = (f"<tr><th>{esc(L('c_name', lang))}</th>"
                     + (f"<th>{esc(L('c_region', lang))}</th>" if show_region else "")
                     + f'<th class="n">{esc(L("c_rate", lang))}</th>'
+                    f'<th class="n">{esc(L("c_interval", lang))}</th>'
                     f'<th class="n">{esc(L("c_observed", lang))}</th></tr>')
             left.append(f'<div class="rank" id="{"worst" if key == "h_worst" else "best"}"><h3>{esc(L(key, lang))}'
                         f"</h3><table><thead>{head}</thead><tbody>{body}</tbody></table></div>")

@@ -41,13 +41,31 @@ LABELS = Catalog({
     "h_change_up": ("un aumento de {pct} %", "a rise of {pct} %"),
     "h_gap": ("¿Cuán desigual?", "How unequal?"),
     "h_gap_text": ("En {period}, el quinto de los nacimientos en las {units} de mayor tasa tuvo una TMI {ratio} "
-                   "veces la del quinto en las {units} de menor tasa ({hi} frente a {lo} por 1.000).",
+                   "veces (IC 95 %: {lo_ci}–{hi_ci}) la del quinto en las {units} de menor tasa ({hi} frente a {lo} "
+                   "por 1.000). Los grupos se eligen con estos mismos datos, lo que exagera algo la razón.",
                    "In {period}, the fifth of births in the {units} with the highest rates had an IMR {ratio} "
-                   "times that of the fifth in the {units} with the lowest rates ({hi} against {lo} per 1,000)."),
+                   "times (95 % CI {lo_ci}–{hi_ci}) that of the fifth in the {units} with the lowest rates ({hi} "
+                   "against {lo} per 1,000). The groups are chosen from these same data, which overstates the "
+                   "ratio somewhat."),
     "h_gap_par": ("Si todas las {units} tuvieran la tasa de la referencia ({ref}), la TMI del conjunto sería "
-                  "{par_pct} % menor (RAP% {period}).",
+                  "{par_pct} % menor (RAP% {period}, IC 95 %: {lo}–{hi} %).",
                   "If every {unit} had the reference's rate ({ref}), the IMR of the whole area would be {par_pct} % "
-                  "lower (PAR% {period})."),
+                  "lower (PAR% {period}, 95 % CI {lo}–{hi} %)."),
+    "h_ci": ("IC 95 %: {lo}–{hi}", "95 % CI {lo}–{hi}"),
+    "h_rank_overlap": ("Los intervalos de 95 % de las dos listas se superponen: el orden es incierto.",
+                       "The 95 % intervals of the two lists overlap: the ranking is uncertain."),
+    "h_rank_apart": ("Los intervalos de 95 % de la primera lista quedan sobre los de la segunda; dentro de cada lista "
+                     "se superponen, así que el orden exacto es incierto.",
+                     "The 95 % intervals of the first list lie above those of the second; within each list they "
+                     "overlap, so the exact order is uncertain."),
+    "h_funnel": ("{n} de {total} {units} superan el límite de 99,8 % del gráfico de embudo (más muertes de las que "
+                 "explica el azar): {names}{more}.",
+                 "{n} of {total} {units} lie above the 99.8 % funnel limit (more deaths than chance explains): "
+                 "{names}{more}."),
+    "h_more": (" y {n} más", " and {n} more"),
+    "h_funnel_none": ("Ninguna de las {units} supera el límite de 99,8 % del gráfico de embudo.",
+                      "None of the {units} lies above the 99.8 % funnel limit."),
+    "c_interval": ("IC 95 %", "95 % CI"),
     "h_trend": ("¿Se cierra la brecha?", "Is the gap closing?"),
     "h_closing": ("La razón entre el quinto de mayor y el de menor mortalidad baja {apc} % por año "
                   "(IC 95 %: {lo} a {hi}), de {first} en {y0} a {last} en {y1}.",
@@ -109,8 +127,10 @@ LABELS = Catalog({
                      "Observed IMR {period} by {unit}. Classes by quintiles."),
     "cap_map_smooth": ("TMI {period} suavizada por Bayes empírico ({method}).",
                        "IMR {period} smoothed by empirical Bayes ({method})."),
-    "cap_map_trend": ("Clase de tendencia {period} (Prais-Winsten, p < {alpha}).",
-                      "Trend class {period} (Prais-Winsten, p < {alpha})."),
+    "cap_map_trend": ("Clase de tendencia {period} ({method}, p < {alpha}); sin clasificar: {unit} con más de la "
+                      "mitad de los años sin muertes.",
+                      "Trend class {period} ({method}, p < {alpha}); not classified: {unit} with more than half of "
+                      "the years without deaths."),
     "cap_map_offshore": (" No se muestran: {names}.", " Not shown: {names}."),
     "cap_funnel": ("TMI {period} frente al número de nacimientos; límites de control {method}. Marcadas las "
                    "{units} sobre el límite superior de 99,8 %.",
@@ -121,8 +141,11 @@ LABELS = Catalog({
                          "Distribution of the {unit} IMRs per year (box: quartiles; whiskers: 5th and 95th "
                          "percentiles) and the national IMR."),
     "cap_inequality": ("Medidas de desigualdad por año ({method}).", "Inequality measures per year ({method})."),
-    "cap_disparity": ("RAP% y RR del país frente a la referencia, por año.",
-                      "PAR% and RR of the country against the reference, per year."),
+    "cap_disparity": ("RAP% del país frente a la referencia, por año, con IC 95 %. La tasa anual de la referencia "
+                      "descansa en pocas defunciones, de ahí el ruido: el período agrupado (tabla siguiente) es más "
+                      "fiable.",
+                      "PAR% of the country against the reference, per year, with 95 % CI. The reference's yearly "
+                      "rate rests on few deaths, hence the noise: the pooled period (next table) is more reliable."),
     "cap_comovement": ("Desigualdad de la TMI frente a desigualdad del gasto municipal en salud, por año.",
                        "IMR inequality against inequality of municipal health spending, per year."),
     "cap_trend_national": ("Tendencia de la TMI del país: cambio porcentual anual (CPA) {apc} % "
@@ -135,19 +158,17 @@ LABELS = Catalog({
                         "Measures between all {units} on each year's rates: in small units the yearly rate varies a "
                         "lot by chance, which inflates these measures (see the CIs); the trend matters more than "
                         "the level."),
-    "ineq_large_note": ("Con {n} unidades (más de {limit}) se muestran las estimaciones sin IC: los IC del método delta "
-                        "cuestan O(n²) por año; use 'brecha inequality --bootstrap' para obtenerlos.",
-                        "With {n} units (more than {limit}) the estimates are shown without CIs: the delta-method CIs "
-                        "cost O(n²) per year; use 'brecha inequality --bootstrap' to get them."),
     "ineq_ordered_title": ("Desigualdad según {covariate}", "Inequality by {covariate}"),
     "cap_inequality_ordered": ("Medidas ordenadas por año: {groups} grupos de igual número de nacimientos según "
                                "{covariate} (índices de pendiente y relativo de desigualdad, concentración).",
                                "Ordered measures per year: {groups} groups of equal births by {covariate} (slope "
                                "and relative indices of inequality, concentration)."),
-    "ineq_rank_note": ("Dimensión ordenada: las unidades se ordenan por su media de {covariate} en el período "
-                       "(la misma para todos los años) y se agrupan en {groups} grupos de igual número de nacimientos.",
-                       "Ordered dimension: units are ranked by their mean {covariate} over the period (the same "
-                       "order every year) and put into {groups} groups of equal births."),
+    "ineq_rank_note": ("Dimensión ordenada: cada año las unidades se ordenan por su {covariate} de ese año (observada o "
+                       "rellenada con la regla '{fill}' del estudio) y se agrupan en {groups} grupos de igual número de "
+                       "nacimientos. Años sin {covariate} en ninguna unidad, sin medidas ordenadas: {missing}.",
+                       "Ordered dimension: each year the units are ranked by that year's {covariate} (observed or "
+                       "filled by the study's '{fill}' rule) and put into {groups} groups of equal births. Years "
+                       "with no {covariate} for any unit, so no ordered measures: {missing}."),
     "mshort_gini": ("Gini (ponderado)", "Gini (weighted)"), "mshort_ti": ("Theil ×1000", "Theil ×1000"),
     "mshort_mld": ("Desv. log. media ×1000", "Mean log deviation ×1000"),
     "mshort_cov": ("Coef. de variación %", "Coeff. of variation %"),
@@ -161,13 +182,11 @@ LABELS = Catalog({
     "mshort_d": ("Diferencia extremos", "Difference of extremes"), "mshort_r": ("Razón extremos", "Ratio of extremes"),
     "mshort_ratio_p90p10": ("Razón p90/p10", "Ratio p90/p10"), "mshort_paf": ("PAF %", "PAF %"),
     "mshort_par": ("PAR", "PAR"),
-    "c_label": ("Medida", "Measure"), "c_mean": ("Media", "Mean"), "c_std": ("DE", "SD"), "c_min": ("Mín.", "Min"),
+    "c_label": ("Descripción", "Description"), "c_mean": ("Media", "Mean"), "c_std": ("DE", "SD"), "c_min": ("Mín.", "Min"),
     "c_max": ("Máx.", "Max"),
-    # trend classes
-    "increasing": ("en aumento", "increasing"),
-    "decreasing": ("en descenso", "decreasing"),
-    "stationary": ("estacionaria", "stationary"),
-    "no_trend": ("sin clasificar", "not classified"),
+    # trend classes: the class words themselves come from brecha.trends.trend_labels (one vocabulary)
+    "sparse": ("sin clasificar (demasiados años sin muertes)", "not classified (too many years without deaths)"),
+    "no_trend": ("sin estimación", "no estimate"),
     "missing": ("sin dato", "no data"),
     # tables
     "t_national": ("TMI del país por año", "National IMR per year"),
@@ -203,7 +222,7 @@ LABELS = Catalog({
     "c_unit": ("Código", "Code"), "c_name": ("Nombre", "Name"), "c_period": ("Período", "Period"),
     "c_year": ("Año", "Year"), "c_events": ("Defunciones", "Deaths"), "c_births": ("Nacimientos", "Births"),
     "c_estimate": ("Estimación", "Estimate"), "c_rate": ("TMI", "IMR"), "c_lower": ("IC inf.", "Lower"),
-    "c_upper": ("IC sup.", "Upper"), "c_method": ("Método", "Method"), "c_measure": ("Código", "Code"),
+    "c_upper": ("IC sup.", "Upper"), "c_method": ("Método", "Method"), "c_measure": ("Medida", "Measure"),
     "c_region": ("Región", "Region"), "c_smoothed": ("TMI suavizada", "Smoothed IMR"),
     "c_observed": ("(observada)", "(observed)"),
     "c_apc": ("CPA %", "APC %"), "c_trend": ("Tendencia", "Trend"), "c_p_value": ("p", "p"),
@@ -266,5 +285,47 @@ LABELS = Catalog({
 })
 
 
+TREND_KEYS = ("decreasing", "stationary", "increasing", "sparse", "no_trend")
+
+
+# The Spanish sentences are written for feminine units (comunas, unidades); Brazil's municipios are masculine.
+_MASCULINE = (("todas las municipios", "todos los municipios"), ("Ninguna de las municipios", "Ninguno de los municipios"),
+              ("las municipios", "los municipios"), ("municipios pequeñas", "municipios pequeños"),
+              ("municipios seleccionadas", "municipios seleccionados"), ("la municipio", "el municipio"),
+              ("entre las que tienen", "entre los que tienen"))
+
+
 def L(key: str, lang: str, **fields) -> str:
-    return LABELS(key, lang=lang, **fields)
+    text = LABELS(key, lang=lang, **fields)
+    if lang == "es" and (fields.get("units") == "municipios" or fields.get("unit") == "municipio"):
+        for feminine, masculine in _MASCULINE:
+            text = text.replace(feminine, masculine)
+    return text
+
+
+def trend_word(code, lang: str) -> str:
+    """Label of a trend class: ``increasing`` / ``decreasing`` / ``stationary`` in the words of
+    :func:`brecha.trends.trend_labels` (creciente / decreciente / estacionaria), and the report's two
+    non-classes ``sparse`` (too many years without deaths) and ``no_trend`` (no estimate)."""
+    try:
+        from ..trends import trend_labels
+    except ImportError:  # the report still renders without the trends module (its section says why)
+        words = {}
+    else:
+        words = trend_labels(lang)
+    if code in words:
+        return words[code]
+    if code in ("sparse", "no_trend"):
+        return L(code, lang)
+    return str(code)
+
+
+def trend_codes(table) -> "pd.Series":
+    """One class code per row of a trends table: its ``trend`` where classified, ``sparse`` where the
+    trends module withheld the class (too many zero-death years), ``no_trend`` where there is no estimate."""
+    import pandas as pd
+
+    trend = table["trend"].astype("object").where(table["trend"].notna(), None)
+    sparse = table["sparse"].fillna(False).astype(bool) if "sparse" in table else pd.Series(False, index=table.index)
+    out = trend.where(trend.notna(), "no_trend")
+    return out.mask(trend.isna() & sparse, "sparse").astype(str)
