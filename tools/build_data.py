@@ -616,7 +616,8 @@ TRANSFORMS = {
         "commune-year without any birth (to a mother 15-49) produces no row; all of them are tiny communes "
         "(Ollagüe, Laguna Blanca, Río Verde, Antártica, Timaukel, Torres del Paine, General Lagos) with 0-12 "
         "births in the other years and **0 infant deaths** in the missing year, and INE also records years "
-        "with 0 births for them in 2010-2015. The rate is undefined there either way (the Panel warns)",
+        "with 0 births for them in 2010-2015. The rate is undefined there either way (the Panel lists these "
+        "commune-years in panel.warnings)",
         "population, population_age0 = `poblacion_total`, `poblacion_edad_0` (INE base 2017) summed over sex, "
         "2002-2015; 2000-2001 are missing (NaN). Under 'keep', the 2002-2003 population of each child is "
         "added to its parent so that counts and population cover the same territory"],

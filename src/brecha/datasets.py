@@ -87,6 +87,20 @@ BRAZIL_TABLES = {
 LEDGERS = ("chile", "brazil")
 
 
+def _embedded_panel(data: pd.DataFrame, country: str, source: str, notes):
+    """A Panel of shipped data. Its data warnings (e.g. 0 births in small communes) are known, explained in
+    the notes and kept in ``panel.warnings`` (``brecha panel`` prints them), but not re-emitted as Python
+    warnings on every load: a user's own file still warns."""
+    import warnings
+
+    from .errors import BrechaWarning
+    from .panel import Panel
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", BrechaWarning)
+        return Panel(data, country=country, source=source, notes=tuple(notes))
+
+
 @functools.lru_cache(maxsize=None)
 def _read(name: str) -> pd.DataFrame:
     from .registry import read_embedded
@@ -120,8 +134,6 @@ def chile(split: str = "keep", covariates: bool = True):
     before that their territory is in the parent. ``split="merge"``: they are counted under the parent in
     every year (342 units). The panel notes say which, and carry the births caveat (2000-2009: mothers 15-49).
     """
-    from .panel import Panel
-
     data = chile_data(split, covariates)
     filled = ledger("chile")
     filled = filled[filled["status"] == "filled"]
@@ -138,7 +150,7 @@ def chile(split: str = "keep", covariates: bool = True):
         notes.append(MSG("population_cl"))
         data, note = add_standard(data, split=split)
         notes.append(note)
-    return Panel(data, country="CL", source="brecha.datasets.chile", notes=tuple(notes))
+    return _embedded_panel(data, "CL", "brecha.datasets.chile", notes)
 
 
 def brazil_data(covariates: bool = True) -> pd.DataFrame:
@@ -151,15 +163,14 @@ def brazil_data(covariates: bool = True) -> pd.DataFrame:
 
 def brazil(covariates: bool = True):
     """Brazil, 5,570 municipalities x 2000-2019: births, infant deaths, health spending per head, population."""
-    from .panel import Panel
-
     data = brazil_data(covariates)
     book = ledger("brazil")
     excluded = int(book.loc[book["status"] == "excluded", "deaths"].sum())
-    notes = [MSG("births_br", n=int(data["births"].isna().sum()), m=int(data["deaths"].isna().sum())), MSG("excluded_br", deaths=f"{excluded:,}")]
+    notes = [MSG("births_br", n=int(data["births"].isna().sum()), m=int(data["deaths"].isna().sum())),
+             MSG("excluded_br", deaths=f"{excluded:,}")]
     if covariates:
         notes.append(MSG("spending_br"))
-    return Panel(data, country="BR", source="brecha.datasets.brazil", notes=tuple(notes))
+    return _embedded_panel(data, "BR", "brecha.datasets.brazil", notes)
 
 
 def _table(prefix: str, tables: dict, name: str) -> pd.DataFrame:

@@ -499,7 +499,7 @@ def prepare_panel(panel, reference=None, level: str | None = None):
         for w in caught:
             if str(w.message) not in seen:
                 warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return panel.aggregate(level) if level else panel
+    return panel.aggregate(level, incomplete="available") if level else panel
 
 
 def _covariate_means(panel, covariate: str, years, units) -> pd.Series:

@@ -89,8 +89,10 @@ MSG = Catalog({
                        "unknown region '{region}'; regions of the panel: {have}"),
     "no_level": ("no se puede agregar a '{level}': faltan los atributos de unidad",
                  "cannot aggregate to '{level}': the unit attributes are missing"),
-    "aggregated": ("agregado a {level}: conteos sumados; covariables como promedios ponderados por nacimientos",
-                   "aggregated to {level}: counts summed; covariates as births-weighted means"),
+    "aggregated": ("agregado a {level}: conteos y población sumados; las demás covariables como promedios "
+                   "ponderados por nacimientos",
+                   "aggregated to {level}: counts and population summed; other covariates as births-weighted "
+                   "means"),
     "left_out": ("agregado a {level}: {n} unidad-años sin nacimientos o defunciones quedaron fuera de las sumas "
                  "(ver units_missing)",
                  "aggregated to {level}: {n} unit-years without births or deaths were left out of the sums "
@@ -102,7 +104,22 @@ MSG = Catalog({
     "country_BR": ("Brasil", "Brazil"),
     "bad_level": ("nivel '{level}' desconocido; use province, region o country",
                   "unknown level '{level}'; use province, region or country"),
+    "bad_incomplete": ("incomplete debe ser 'missing' o 'available', no {value!r}",
+                       "incomplete must be 'missing' or 'available', not {value!r}"),
+    "cell": ("{value!r} (fila {row})", "{value!r} (row {row})"),
+    "cells_more": (" (y {n} más)", " (+{n} more)"),
+    "unknown_example": ("ejemplo '{name}' desconocido", "unknown example '{name}'"),
+    "unknown_example_hint": ("use example:chile o example:brazil (en la línea de comandos: --example chile|brazil)",
+                             "use example:chile or example:brazil (on the command line: --example chile|brazil)"),
 })
+
+
+TOTAL_PREFIXES = ("population", "poblacion", "población")
+
+
+def is_total_covariate(name: str) -> bool:
+    """True for a covariate that is a total (population), summed when aggregating rather than averaged."""
+    return str(name).strip().lower().startswith(TOTAL_PREFIXES)
 
 
 def resolve_outcome(name: str) -> str:
@@ -117,9 +134,20 @@ def _examples(frame: pd.DataFrame, n: int = 5) -> str:
     return ", ".join(f"{u} {y}" for u, y in zip(frame["unit"].head(n), frame["year"].head(n)))
 
 
+def _shown(value):
+    """A cell as the user typed it: -1.0 read from a column with blanks is shown as -1."""
+    if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer():
+        return int(value)
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
 def _cells(values, rows, n: int = 8) -> str:
-    pairs = [f"{v!r} (row {r})" for v, r in zip(list(values)[:n], list(rows)[:n])]
-    extra = f" (+{len(values) - n} more)" if len(values) > n else ""
+    """'value (row r)' for the first ``n`` bad cells, in the session's language."""
+    values = list(values)
+    pairs = [MSG("cell", value=_shown(v), row=r) for v, r in zip(values[:n], list(rows)[:n])]
+    extra = MSG("cells_more", n=len(values) - n) if len(values) > n else ""
     return ", ".join(pairs) + extra
 
 
@@ -256,10 +284,11 @@ class Panel:
         ``"missing"`` (default: the total is not available either) or ``"available"`` (the sum over the
         members that have it; the column ``units_missing`` then says how many were left out, and a note says
         so). Covariates are averaged with births as weights (the rate-consistent choice for a per-capita
-        covariate; a total such as population should be summed: do that before aggregating if needed).
+        covariate), except totals, whose name starts with ``population`` / ``poblacion`` (e.g.
+        ``population``, ``population_age0``): those are summed like the counts.
         """
         if incomplete not in ("missing", "available"):
-            raise InputError(f"incomplete must be 'missing' or 'available', not {incomplete!r}")
+            raise InputError(MSG("bad_incomplete", value=incomplete))
         if level not in LEVELS:
             raise InputError(MSG("bad_level", level=level))
         if self.units is None or level not in self.units.columns or self.units[level].isna().all():
@@ -274,22 +303,34 @@ class Panel:
         d = self.data.copy()
         d["unit"] = d["unit"].map(key)
         counts = [c for c in COUNT_COLUMNS if c in d.columns]
-        summed = d.groupby(["unit", "year"], sort=True)[counts].sum(min_count=1)
-        # a group total is not available when any member's count is missing
-        anymissing = d[counts].isna().groupby([d["unit"], d["year"]]).any()
         notes = ()
+        if incomplete == "available":
+            # a unit-year without births or without deaths is left out whole, so that numerator and
+            # denominator of the group's rate cover the same units
+            incomplete_rows = (d["births"].isna() | d["deaths"].isna()).to_numpy()
+            d.loc[incomplete_rows, counts] = pd.NA
+            members_missing = pd.Series(incomplete_rows, index=d.index).groupby([d["unit"], d["year"]]).sum()
+        summed = d.groupby(["unit", "year"], sort=True)[counts].sum(min_count=1)
         if incomplete == "missing":
+            # a group total is not available when any member's count is missing
+            anymissing = d[counts].isna().groupby([d["unit"], d["year"]]).any()
             for c in counts:
                 summed[c] = summed[c].mask(anymissing[c]).astype("Int64")
         else:
-            members_missing = (d["births"].isna() | d["deaths"].isna()).groupby([d["unit"], d["year"]]).sum()
             for c in counts:
                 summed[c] = summed[c].astype("Int64")
             summed["units_missing"] = members_missing.astype(float)
             if members_missing.any():
                 notes = (MSG("left_out", level=MSG(f"level_{level}"), n=int(members_missing.sum())),)
         parts = [summed]
-        covs = self.covariates
+        covs = [c for c in self.covariates if not is_total_covariate(c)]
+        totals = [c for c in self.covariates if is_total_covariate(c)]
+        if totals:
+            # population is a total: summed like the counts (and missing when a member is, unless "available")
+            sums = d[totals].astype(float).groupby([d["unit"], d["year"]]).sum(min_count=1)
+            if incomplete == "missing":
+                sums = sums.mask(d[totals].isna().groupby([d["unit"], d["year"]]).any())
+            parts.append(sums)
         if covs:
             w = d["births"].astype(float).fillna(0.0)
             weighted = d[covs].astype(float).mul(w, axis=0)
@@ -298,6 +339,8 @@ class Panel:
             den = has.groupby([d["unit"], d["year"]]).sum()
             parts.append(num / den.replace(0, np.nan))
         data = pd.concat(parts, axis=1).reset_index()
+        data = data[["unit", "year"] + [c for c in data.columns if c not in ("unit", "year")]]
+        data = data[[c for c in data.columns if c not in self.covariates] + self.covariates]
         name_col = {"province": "province_name", "region": "region_name", "country": "country_name"}[level]
         attrs = units.drop_duplicates(level)
         new_units = pd.DataFrame({"unit": attrs[level].astype(str).values,
@@ -408,12 +451,7 @@ def _validate(panel: Panel) -> tuple[pd.DataFrame, pd.DataFrame]:
         unit = panel.registry.normalise_codes(unit)
     d["unit"] = unit.astype(str)
 
-    year = pd.to_numeric(d["year"], errors="coerce")
-    bad = year.isna() | (year != np.round(year))
-    if bad.any():
-        raise InputError(MSG("bad_year", values=_cells(d.loc[bad, "year"].tolist(), rows[bad.to_numpy()])),
-                         file=src, rows=rows[bad.to_numpy()], column="year", hint=MSG("bad_year_hint"))
-    d["year"] = year.astype(int)
+    d["year"] = _check_years(d["year"], rows, src)
 
     for col in [c for c in COUNT_COLUMNS if c in d.columns]:
         d[col] = _check_counts(d[col], col, rows, src)
@@ -424,18 +462,14 @@ def _validate(panel: Panel) -> tuple[pd.DataFrame, pd.DataFrame]:
     for col in [c for c in d.columns if c not in ("unit", "year") and c not in COUNT_COLUMNS]:
         d[col] = _check_covariate(d[col], col, rows, src)
 
-    dup = d.duplicated(["unit", "year"], keep=False)
-    if dup.any():
-        pairs = d.loc[dup, ["unit", "year"]]
-        shown = _cells([f"{u} {y}" for u, y in zip(pairs["unit"], pairs["year"])], rows[dup.to_numpy()])
-        raise InputError(MSG("duplicate", values=shown), file=src, rows=rows[dup.to_numpy()],
-                         column="unit, year", hint=MSG("duplicate_hint"))
+    _check_duplicates(d, rows, src)
 
     if panel.registry is not None:
         known = np.asarray(panel.registry.is_known(d["unit"]))
         if not known.all():
             bad_codes = sorted(d.loc[~known, "unit"].unique())
-            raise InputError(MSG("unknown_units", n=len(bad_codes), country=panel.country,
+            country = MSG(f"country_{panel.country}") if f"country_{panel.country}" in MSG else panel.country
+            raise InputError(MSG("unknown_units", n=len(bad_codes), country=country,
                                  codes=", ".join(bad_codes)),
                              file=src, rows=rows[~known], column="unit", hint=MSG("unknown_units_hint"))
 
@@ -443,6 +477,28 @@ def _validate(panel: Panel) -> tuple[pd.DataFrame, pd.DataFrame]:
     d = d.iloc[order].reset_index(drop=True)
     _data_warnings(panel, d)
     return d, _unit_table(panel, d, attr_table)
+
+
+def _check_years(series: pd.Series, rows, src) -> pd.Series:
+    """Years as int; a year that is missing or not a whole number is an error naming its rows."""
+    rows = np.asarray(rows)
+    year = pd.to_numeric(series, errors="coerce")
+    bad = year.isna() | (year != np.round(year))
+    if bad.any():
+        raise InputError(MSG("bad_year", values=_cells(series[bad].tolist(), rows[bad.to_numpy()])),
+                         file=src, rows=rows[bad.to_numpy()], column="year", hint=MSG("bad_year_hint"))
+    return year.astype(int)
+
+
+def _check_duplicates(d: pd.DataFrame, rows, src) -> None:
+    """Every (unit, year) at most once; the repeated ones are listed with their rows."""
+    rows = np.asarray(rows)
+    dup = d.duplicated(["unit", "year"], keep=False)
+    if dup.any():
+        pairs = d.loc[dup, ["unit", "year"]]
+        shown = _cells([f"{u} {y}" for u, y in zip(pairs["unit"], pairs["year"])], rows[dup.to_numpy()])
+        raise InputError(MSG("duplicate", values=shown), file=src, rows=rows[dup.to_numpy()],
+                         column="unit, year", hint=MSG("duplicate_hint"))
 
 
 def _check_counts(series: pd.Series, col: str, rows, src) -> pd.Series:
@@ -540,7 +596,7 @@ def read_panel(source, *, country: str | None = "auto") -> Panel:
         loaders = {"chile": datasets.chile, "cl": datasets.chile, "brazil": datasets.brazil,
                    "brasil": datasets.brazil, "br": datasets.brazil}
         if name not in loaders:
-            raise InputError(f"unknown example '{name}'", hint="use example:chile or example:brazil")
+            raise InputError(MSG("unknown_example", name=name), hint=MSG("unknown_example_hint"))
         return loaders[name]()
     from .io import read_table
 
@@ -549,4 +605,4 @@ def read_panel(source, *, country: str | None = "auto") -> Panel:
         country = detect_country(table["unit"].dropna())
     elif country == "auto":
         country = None
-    return Panel(table, country=country, source=text)
+    return Panel(table, country=country, source=text, row_numbers=table.attrs.get("rows"))

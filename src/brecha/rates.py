@@ -66,7 +66,7 @@ def events_table(panel, outcome: str = "infant", years=None, pool: bool = False,
 
     if isinstance(panel, Panel):
         name = _outcome_name(outcome)
-        p = panel.aggregate(level) if level else panel
+        p = panel.aggregate(level, incomplete="available") if level else panel
         return p.events(name, years=years, pool=pool), p.units, name
     if not isinstance(panel, pd.DataFrame):
         raise InputError(MSG("bad_input", kind=type(panel).__name__))

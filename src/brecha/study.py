@@ -81,6 +81,24 @@ MSG = Catalog({
                         "there is no example study called {name!r}; there are: {valid}"),
 })
 
+# what a field should hold, in the message's language (the English text is the key)
+_EXPECTED = {
+    "text": "texto", "a whole number": "un número entero", "a number": "un número", "true or false": "true o false",
+    "a list of unit codes": "una lista de códigos de unidad", "a list of names": "una lista de nombres",
+    "a list such as [\"infant\"]": "una lista como [\"infant\"]", "a table [data]": "una tabla [data]",
+    "a file path": "la ruta de un archivo", 'a table [units] or "all"': 'una tabla [units] o "all"',
+    "true": "true", 'a region code such as "13"': 'un código de región como "13"',
+    "a table [covariates]": "una tabla [covariates]", "a list of analysis names": "una lista de nombres de análisis",
+    "a table [analyses.NAME]": "una tabla [analyses.NOMBRE]", "a table of options": "una tabla de opciones",
+}
+
+
+def _what(english: str) -> str:
+    from .i18n import get_language
+
+    return english if get_language() == "en" else _EXPECTED.get(english, english)
+
+
 COUNTRIES = {"CL": "CL", "CHILE": "CL", "BR": "BR", "BRAZIL": "BR", "BRASIL": "BR"}
 EXAMPLE_DATA = ("chile", "brazil")
 OUTCOME_NAMES = ("infant", "neonatal", "postneonatal")
@@ -196,7 +214,7 @@ class _Checker:
     def typed(self, field_name: str, value, kind: str, allowed=None):
         expected = {"str": "text", "int": "a whole number", "float": "a number", "bool": "true or false",
                     "codes": "a list of unit codes", "names": "a list of names"}[kind]
-        bad = lambda: self.fail(field_name, MSG("expected_type", expected=expected, got=value))  # noqa: E731
+        bad = lambda: self.fail(field_name, MSG("expected_type", expected=_what(expected), got=value))  # noqa: E731
         if kind == "str":
             if not isinstance(value, str):
                 bad()
@@ -232,7 +250,7 @@ class _Checker:
         if isinstance(value, (str, int)) and not isinstance(value, bool):
             value = [value]
         if not isinstance(value, list) or not value:
-            self.fail(field_name, MSG("expected_type", expected="a list of unit codes", got=value))
+            self.fail(field_name, MSG("expected_type", expected=_what("a list of unit codes"), got=value))
         out = []
         for v in value:
             if isinstance(v, bool) or not isinstance(v, (str, int)) or not re.fullmatch(r"\d{1,7}", str(v).strip()):
@@ -281,11 +299,11 @@ def parse_study(raw: dict, path: Path | None = None) -> Study:
         check.known(title, LANGUAGES, "title.")
         for key, value in title.items():
             if not isinstance(value, str):
-                check.fail(f"title.{key}", MSG("expected_type", expected="text", got=value))
+                check.fail(f"title.{key}", MSG("expected_type", expected=_what("text"), got=value))
         titles = dict(title)
         title = titles.get("es") or titles.get("en") or ""
     elif not isinstance(title, str):
-        check.fail("title", MSG("expected_type", expected="text", got=title))
+        check.fail("title", MSG("expected_type", expected=_what("text"), got=title))
 
     language = raw.get("language")
     if language is not None:
@@ -318,7 +336,7 @@ def parse_study(raw: dict, path: Path | None = None) -> Study:
     if isinstance(outcomes, str):
         outcomes = [outcomes]
     if not isinstance(outcomes, list) or not outcomes or not all(isinstance(o, str) for o in outcomes):
-        check.fail("outcomes", MSG("expected_type", expected="a list such as [\"infant\"]", got=outcomes))
+        check.fail("outcomes", MSG("expected_type", expected=_what("a list such as [\"infant\"]"), got=outcomes))
     resolved = []
     for o in outcomes:
         name = OUTCOME_ALIASES.get(o.lower(), o.lower())
@@ -341,7 +359,7 @@ def _parse_data(check: _Checker, table, base: Path) -> dict:
     if table is None:
         table = {"example": "chile"}
     if not isinstance(table, dict):
-        check.fail("data", MSG("expected_type", expected="a table [data]", got=table), MSG("data_hint"))
+        check.fail("data", MSG("expected_type", expected=_what("a table [data]"), got=table), MSG("data_hint"))
     check.known(table, ("example", "panel", "deis", "split"), "data.")
     sources = [k for k in ("example", "panel", "deis") if k in table]
     if len(sources) != 1:
@@ -373,7 +391,7 @@ def _parse_data(check: _Checker, table, base: Path) -> dict:
 
 def _existing_file(check: _Checker, name: str, value, base: Path) -> Path:
     if not isinstance(value, str) or not value:
-        check.fail(name, MSG("expected_type", expected="a file path", got=value))
+        check.fail(name, MSG("expected_type", expected=_what("a file path"), got=value))
     p = Path(value).expanduser()
     if not p.is_absolute():
         p = base / p
@@ -386,7 +404,7 @@ def _parse_units(check: _Checker, table) -> dict:
     if table == "all":
         return {"all": True}
     if not isinstance(table, dict):
-        check.fail("units", MSG("expected_type", expected='a table [units] or "all"', got=table))
+        check.fail("units", MSG("expected_type", expected=_what('a table [units] or "all"'), got=table))
     check.known(table, ("all", "region", "codes"), "units.")
     given = [k for k in ("all", "region", "codes") if k in table]
     if len(given) > 1:
@@ -395,13 +413,13 @@ def _parse_units(check: _Checker, table) -> dict:
         return {"all": True}
     if "all" in table:
         if table["all"] is not True:
-            check.fail("units.all", MSG("expected_type", expected="true", got=table["all"]))
+            check.fail("units.all", MSG("expected_type", expected=_what("true"), got=table["all"]))
         return {"all": True}
     if "region" in table:
         region = table["region"]
         if isinstance(region, bool) or not isinstance(region, (str, int)) or not re.fullmatch(
                 r"\d{1,2}|[A-Z]{2}", str(region).strip()):
-            check.fail("units.region", MSG("expected_type", expected='a region code such as "13"', got=region))
+            check.fail("units.region", MSG("expected_type", expected=_what('a region code such as "13"'), got=region))
         region = str(region).strip()
         return {"region": region.zfill(2) if region.isdigit() else region}
     return {"codes": check.codes("units.codes", table["codes"])}
@@ -442,7 +460,7 @@ def _parse_covariates(check: _Checker, table) -> tuple[list[str], str]:
     if isinstance(table, list):
         table = {"names": table}
     if not isinstance(table, dict):
-        check.fail("covariates", MSG("expected_type", expected="a table [covariates]", got=table))
+        check.fail("covariates", MSG("expected_type", expected=_what("a table [covariates]"), got=table))
     check.known(table, ("names", "fill"), "covariates.")
     names = check.typed("covariates.names", table.get("names", []), "names")
     fill = check.typed("covariates.fill", table.get("fill", "interpolate"), "str", FILL_RULES)
@@ -454,10 +472,10 @@ def _parse_analyses(check: _Checker, table) -> dict[str, dict]:
         table = {"rates": {}}
     if isinstance(table, list):  # analyses = ["rates", "trends"]
         if not all(isinstance(t, str) for t in table):
-            check.fail("analyses", MSG("expected_type", expected="a list of analysis names", got=table))
+            check.fail("analyses", MSG("expected_type", expected=_what("a list of analysis names"), got=table))
         table = {name: {} for name in table}
     if not isinstance(table, dict):
-        check.fail("analyses", MSG("expected_type", expected="a table [analyses.NAME]", got=table))
+        check.fail("analyses", MSG("expected_type", expected=_what("a table [analyses.NAME]"), got=table))
     if not table:
         raise InputError(MSG("no_analyses"), file=check.file, hint=MSG("no_analyses_hint"))
     out: dict[str, dict] = {}
@@ -470,7 +488,7 @@ def _parse_analyses(check: _Checker, table) -> dict[str, dict]:
         if options is False:
             continue
         if not isinstance(options, dict):
-            check.fail(f"analyses.{name}", MSG("expected_type", expected="a table of options", got=options))
+            check.fail(f"analyses.{name}", MSG("expected_type", expected=_what("a table of options"), got=options))
         spec = ANALYSES[name]
         check.known(options, tuple(spec), f"analyses.{name}.")
         resolved = {}

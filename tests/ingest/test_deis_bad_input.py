@@ -215,6 +215,21 @@ def test_ledger_refuses_totals_that_do_not_add_up():
         led.add("a.csv", "no_such_reason", 1)
 
 
+def test_panel_totals_must_equal_the_ledger():
+    import pandas as pd
+
+    from brecha.ingest.deis import _check_totals
+
+    led = Ledger()
+    led.start_file("n.csv", "births", rows_read=3)
+    led.add("n.csv", "birth", 2)
+    led.add("n.csv", "commune_unknown", 1)
+    _check_totals(pd.DataFrame({"births": [2], "deaths": [0]}), led)           # equal: silent
+    with pytest.raises(LedgerError) as err:
+        _check_totals(pd.DataFrame({"births": [1], "deaths": [0]}), led)       # one birth lost
+    assert "(2, 0)" in str(err.value)
+
+
 def test_ledger_round_trip(tmp_path):
     led = Ledger()
     led.start_file("a.csv", "deaths", rows_read=3)
@@ -225,6 +240,10 @@ def test_ledger_round_trip(tmp_path):
     back = Ledger.load(json_path)
     assert back.totals().equals(led.totals())
     assert sorted(back.to_frame("en")["lines"].tolist()) == ["", "7"]
+    # the ledger beside a panel file, for reports
+    beside = Ledger.beside(tmp_path / "panel.parquet")
+    assert beside.totals().equals(led.totals()) and beside.to_frame("es").equals(led.to_frame("es"))
+    assert Ledger.beside(tmp_path / "other.parquet") is None
 
 
 def test_cli_reports_the_error_and_writes_nothing(tmp_path, capsys, monkeypatch):

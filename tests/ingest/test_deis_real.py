@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from brecha.ingest.deis import ingest_deis
+from brecha.ingest.deis_layout import DEATHS_COLUMNS
 
 REF = Path(__file__).resolve().parents[1] / "reference"
 RAW = REF / "deis_defunciones_formato_crudo_araucania_2021.csv"
@@ -97,3 +98,82 @@ def test_lautaro_2016_2022_comma_separated_with_header():
     assert got["deaths_neonatal"].astype(int).to_dict() == expected["neo"].astype(int).to_dict()
     totals = result.ledger.totals().iloc[0]
     assert totals["rows_read"] == 1899 and totals["counted"] == 27
+
+
+@pytest.mark.parametrize("header, warned", [
+    (";".join(DEATHS_COLUMNS), False),                                   # DEIS names: found by name
+    (";".join(c.lower() for c in DEATHS_COLUMNS), False),
+    ("\ufeff" + ";".join(DEATHS_COLUMNS), False),                         # UTF-8 byte-order mark
+    (";".join(c.replace("ANO_DEF", "AÑO_DEF").replace("EDAD_TIPO", "TIPO EDAD") for c in DEATHS_COLUMNS), True),
+])
+def test_a_header_on_the_real_rows_is_detected_and_not_counted(tmp_path, araucania, header, warned):
+    f = tmp_path / "def.csv"
+    f.write_bytes(header.encode("utf-8") + b"\n" + RAW.read_bytes())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = ingest_deis(deaths=[f])
+    assert result.ledger.by_reason("deaths") == araucania.ledger.by_reason("deaths")   # 8,619, none lost
+    assert result.panel.data.equals(araucania.panel.data)
+    messages = [str(w.message) for w in caught]
+    assert any("ANO_DEF" in m and "def.csv" in m for m in messages) == warned
+
+
+def test_a_first_record_is_never_taken_for_a_header(tmp_path, araucania):
+    # the first line of the raw file is a record (numbers in ANO_DEF, EDAD_TIPO...): it must be counted
+    from brecha.ingest.deis_layout import inspect_deaths
+
+    assert inspect_deaths(RAW).header is False
+    assert araucania.ledger.totals().iloc[0]["rows_read"] == 8619
+
+
+def _lautaro_rows(year: int) -> bytes:
+    """The Lautaro (9108) rows of the raw Araucanía file, with their year of death rewritten."""
+    rows = [r for r in RAW.read_bytes().split(b"\n") if r.split(b";")[5:6] == [b"9108"]]
+    return b"\n".join(str(year).encode() + r[4:] for r in rows) + b"\n"
+
+
+def test_a_one_commune_extract_covers_only_its_commune(tmp_path, araucania):
+    # Araucanía 2021 (32 communes) + a Lautaro-only file of 2020: Temuco 2020 is not in any file, so its
+    # deaths are not available (<NA>), not zero; Lautaro 2020 has the extract's counts
+    extract = tmp_path / "lautaro_2020.csv"
+    extract.write_bytes(_lautaro_rows(2020))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = ingest_deis(deaths=[RAW, extract])
+    got = result.panel.data.set_index(["unit", "year"])
+    lautaro_2021 = got.loc[("09108", 2021)]
+    assert got.loc[("09108", 2020), "deaths"] == lautaro_2021["deaths"]
+    assert got.loc[("09108", 2020), "deaths_neonatal"] == lautaro_2021["deaths_neonatal"]
+    assert got.xs(2020, level="year").drop("09108")["deaths"].isna().all()
+    assert got.xs(2021, level="year")["deaths"].notna().all()
+    assert got.xs(2021, level="year")["deaths"].astype(int).sum() == 56
+    assert any("31" in n and "<NA>" in n for n in result.panel.notes)       # 31 communes x 2020, said
+    assert not any("09108 2020" in str(w.message) for w in caught)        # no overlap: no warning
+
+
+def test_overlapping_files_are_warned_about(tmp_path):
+    # the same Lautaro 2021 rows again beside the region's file: counted twice, so a warning names the cell
+    extract = tmp_path / "lautaro_2021.csv"
+    extract.write_bytes(_lautaro_rows(2021))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ingest_deis(deaths=[RAW, extract])
+    messages = [str(w.message) for w in caught]
+    assert any("09108 2021" in m and "lautaro_2021.csv" in m for m in messages), messages
+
+
+def test_cli_in_spanish_prints_and_saves_the_ledger(tmp_path, capsys, monkeypatch):
+    import brecha.i18n
+    from brecha.cli.main import main as brecha_main
+
+    monkeypatch.setitem(brecha.i18n._current, "lang", brecha.i18n.get_language())  # restored afterwards
+    out = tmp_path / "araucania.csv"
+    assert brecha_main(["--lang", "es", "ingest", "deis", "--deaths", str(RAW), "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "Registro de filas" in printed and "filas leídas" in printed and "8,619" in printed
+    assert "56 defunciones infantiles (41 neonatales, 15 posneonatales)" in printed
+    ledger = pd.read_csv(tmp_path / "araucania.ledger.csv")
+    assert "edad 1 año o más (no es defunción infantil)" in set(ledger["label"])
+    assert ledger["rows"].sum() == 8619 and ledger.loc[ledger["status"] == "counted", "rows"].sum() == 56
+    panel = pd.read_csv(out)
+    assert panel["deaths"].sum() == 56

@@ -92,3 +92,24 @@ def test_ambiguous_or_unknown_names_are_all_listed(tmp_path):
         read_long(f, {"name": "comuna", "country": "CL"})
     text = str(err.value)
     assert "Narnia" in text and "Santa" in text and "Santa Cruz" in text and "names.csv" in text
+
+
+def test_errors_give_the_files_real_rows_after_a_blank_line(tmp_path):
+    f = tmp_path / "gap.csv"
+    f.write_text("comuna,anio,births,deaths\nTemuco,2010,5,0\n\nSanta,2010,1,0\n")
+    with pytest.raises(InputError) as err:
+        read_long(f, {"name": "comuna", "country": "CL"})
+    assert err.value.rows == [4]
+    g = tmp_path / "gap2.csv"
+    g.write_text("unit,year,births,deaths\n09101,2010,5,0\n\n09101,2010,7,1\n")
+    with pytest.raises(InputError) as err:
+        read_long(g)
+    assert err.value.rows == [2, 4] and err.value.column == "unit, year"
+
+
+def test_wide_excel_bad_cell_names_its_year_column_and_row(tmp_path):
+    f = tmp_path / "wide.xlsx"
+    pd.DataFrame({"codigo_comuna": ["9101", "13101"], "2010": [3000, -4], "2011": [3100, 4400]}).to_excel(f, index=False)
+    with pytest.raises(InputError) as err:
+        read_wide(f, "births")
+    assert err.value.rows == [3] and err.value.column == "2010" and "wide.xlsx" in str(err.value)

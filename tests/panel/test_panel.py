@@ -162,3 +162,10 @@ def test_aggregate_can_sum_the_available_members_and_says_how_many_are_missing()
     assert c.loc[2011, "births"] == 400 and c.loc[2011, "units_missing"] == 1
     assert c.loc[2010, "units_missing"] == 0
     assert any("units_missing" in n for n in agg.notes)
+
+
+def test_available_aggregate_leaves_out_the_deaths_of_a_unit_year_without_births():
+    d = table(births=pd.array([1000, pd.NA, 500, 400], dtype="Int64"), deaths=[8, 5, 6, 2])
+    c = Panel(d).aggregate("country", incomplete="available").data.set_index("year")
+    # A 2011 has deaths but no births: both are left out, so the rate is B's alone (2 / 400)
+    assert c.loc[2011, "deaths"] == 2 and c.loc[2011, "births"] == 400

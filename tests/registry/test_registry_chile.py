@@ -5,6 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from brecha.errors import InputError
+from brecha.i18n import set_language
 from brecha.registry import get_registry
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -34,8 +36,11 @@ def test_units_table(reg):
 
 def test_get_registry_aliases_and_cache(reg):
     assert get_registry("chile") is reg and get_registry("cl") is reg
-    with pytest.raises(Exception, match="unknown country 'peru'"):
-        get_registry("peru")
+    for lang, words in (("en", "unknown country 'peru'"), ("es", "país 'peru' desconocido")):
+        set_language(lang)
+        with pytest.raises(InputError, match=words):
+            get_registry("peru")
+    set_language("es")
 
 
 def test_normalise_codes(reg):
@@ -65,8 +70,13 @@ def test_harmonise_with_year_and_system(reg):
     explicit = reg.harmonise_codes(["1201", "15101"], system="2010_2018")
     assert explicit["unit"].isna().tolist() == [True, False]
     assert explicit["status"].tolist() == ["unknown", "current"]
-    with pytest.raises(ValueError, match="system must be"):
-        reg.harmonise_codes(["1201"], system="1990")
+    for lang, words in (("en", "system must be 'auto' or one of"), ("es", "system debe ser 'auto' o uno de")):
+        set_language(lang)
+        with pytest.raises(InputError, match=words):
+            reg.harmonise_codes(["1201"], system="1990")
+    set_language("es")
+    with pytest.raises(InputError, match="split"):
+        reg.harmonise_codes(["1201"], split="join")
 
 
 def test_harmonise_unknown(reg):

@@ -76,3 +76,22 @@ def test_headline_numbers_are_on_screen(browser, default_report):
     top = browser.execute_script(
         "return document.getElementById('fig-map_smoothed').getBoundingClientRect().top;")
     assert top < 1000
+
+
+def test_spanish_report_opens_offline_with_its_numbers(browser, small_report):
+    """The Spanish report (Aysén study, decimal comma): no console errors, no broken image, headline numbers."""
+    from selenium.webdriver.common.by import By
+
+    report, out = small_report
+    browser.get((out / "index.html").resolve().as_uri())
+    assert browser.execute_script("return document.documentElement.lang;") == "es"
+    errors = [e for e in browser.get_log("browser") if e.get("level") in ("SEVERE", "ERROR")]
+    assert errors == []
+    broken = browser.execute_script(
+        "return Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0).length;")
+    assert broken == 0
+    h = report.headline
+    national = browser.find_element(By.CSS_SELECTOR, "#card-national .big").text
+    assert national == h["national"]["value"] and "," in national  # 1.234,5 in Spanish
+    assert browser.find_element(By.CSS_SELECTOR, "#card-gap .big").text.startswith(h["gap"]["value"])
+    assert "IC 95 %" in browser.find_element(By.CSS_SELECTOR, "#card-gap").text

@@ -2,6 +2,7 @@
 self-contained and escaped, Excel holding every table, graceful degradation when a module is missing."""
 import re
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -215,6 +216,8 @@ def test_brazil_study_without_polygons(tmp_path):
     maps = next(s for s in report.sections if s.key == "maps")
     assert any(b.kind == "unavailable" and "BR" in b.text for b in maps.blocks)
     assert not (tmp_path / "out" / "tables" / "stale.csv").exists()
+    # the registration caveat comes first (the first screen shows the first three caveats)
+    assert report.notes[0].startswith("Direct SIM/SINASC rates: under-registration of deaths")
 
 
 def test_outcome_missing_from_the_data_names_the_field(tmp_path):
@@ -235,3 +238,27 @@ def test_joinpoint_trends_classify_each_unit_once(tmp_path, tiny_study_path):
     report = build_report(read_study(path), tmp_path / "out", write=False)
     classes = report.table("trend_classes")
     assert classes["n"].sum() == 10  # the ten communes of Aysén, each counted once (its AAPC row)
+
+
+def test_panel_file_made_by_ingest_deis_brings_its_ledger(tmp_path):
+    """`brecha ingest deis -o panel.parquet` saves the ledger beside the panel; a study on that panel file
+    shows it, with the same totals (rows read = counted + excluded, per file)."""
+    from brecha.cli.main import main
+    from brecha.ingest.synthetic import generate
+
+    generate(tmp_path / "deis", deaths_rows=3000, births_rows=12000, seed=5, years=(2010, 2013))
+    panel_file = tmp_path / "panel.parquet"
+    assert main(["ingest", "deis", "--deaths", str(tmp_path / "deis" / "deaths.csv"),
+                 "--births", str(tmp_path / "deis" / "births.csv"), "-o", str(panel_file), "--quiet"]) == 0
+    (tmp_path / "s.toml").write_text('language = "en"\nperiod = "2010-2013"\n[data]\npanel = "panel.parquet"\n'
+                                     "[analyses.rates]\n", encoding="utf-8")
+    report = build_report(read_study(tmp_path / "s.toml"), tmp_path / "out", write=False)
+    ledger = report.table("ledger")
+    saved = pd.read_csv(tmp_path / "panel.ledger.csv")
+    assert len(ledger) == len(saved) > 0
+    # every generated row is in the ledger: counted or excluded, per file
+    saved["file"] = saved["file"].map(lambda f: Path(f).name)
+    rows = saved.groupby("file")["rows"].sum()
+    assert rows["deaths.csv"] == 3000 and rows["births.csv"] == 12000
+    counted = saved[(saved["file"] == "births.csv") & (saved["status"] == "counted")]["rows"].sum()
+    assert counted == pd.read_parquet(panel_file)["births"].sum()

@@ -23,6 +23,10 @@ def test_cli_run_alias_and_spanish(tiny_study_path, tmp_path, capsys):
     assert "Informe listo en" in text
     national = pd.read_csv(out / "tables" / "rates_national.csv")
     assert list(national["year"]) == list(range(2008, 2013))
+    # the first screen's headline, printed as text: the latest rate of the study area, to one decimal
+    assert "Hallazgos principales:" in text
+    last = national.iloc[-1]
+    assert f"{last['estimate']:.1f}".replace(".", ",") in text.split("Hallazgos principales:")[1]
 
 
 def test_cli_bad_study_is_a_clear_error(tmp_path, capsys):

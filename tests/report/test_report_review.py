@@ -140,3 +140,45 @@ def test_ordered_inequality_ranks_each_year_by_that_years_covariate(default_repo
     note = next(b.text for s in report.sections if s.key == "inequality" for b in s.blocks
                 if b.kind == "text" and "2000-2005" in b.text)
     assert "poverty" in note
+
+
+def test_deis_neonatal_study_names_its_outcome_and_warns_about_chance(tmp_path):
+    """DEIS-format microdata (synthetic, known truth), outcome neonatal: the headline counts neonatal deaths,
+    the labels say NMR not IMR, the second outcome is reported as not included, and with small counts the
+    gap card warns that the spread is mostly chance (births-weighted shrinkage > 50 %)."""
+    from brecha.ingest.synthetic import generate
+
+    files = generate(tmp_path / "deis", deaths_rows=3000, births_rows=20000, seed=5, years=(2011, 2013))
+    (tmp_path / "s.toml").write_text(
+        'title = "DEIS <neonatal>"\nlanguage = "en"\ncountry = "CL"\nperiod = "2011-2013"\n'
+        'outcomes = ["nmr", "infant"]\n'
+        '[data]\ndeis = { deaths = ["deis/deaths.csv"], births = ["deis/births.csv"] }\n'
+        "[analyses.rates]\n[analyses.smoothing]\n", encoding="utf-8")
+    report = build_report(read_study(tmp_path / "s.toml"), tmp_path / "out")
+    truth = files.expected_panel(years=range(2011, 2014))
+    national = report.table("rates_national").set_index("year")
+    by_year = truth.groupby("year")[["deaths_neonatal", "births"]].sum()
+    np.testing.assert_array_equal(national["events"].astype(int), by_year["deaths_neonatal"])
+    assert f"{int(truth['deaths_neonatal'].sum()):,} neonatal deaths" in report.headline["scope"]
+    assert report.headline["national"]["title"].startswith("Neonatal mortality rate")
+    assert any("first outcome (neonatal)" in e and "infant" in e for e in report.excluded)
+    html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    body = html[: html.index('<section id="methods"')]  # the methods keep the IMR formulas, with a note
+    assert "DEIS &lt;neonatal&gt;" in html and "IMR" not in body and ">NMR<" in body
+    assert "where the formulas say IMR and D, read the neonatal rate" in html
+    smoothed = report.table("smoothed")
+    share = (smoothed["shrinkage"] * smoothed["births"]).sum() / smoothed["births"].sum()
+    assert report.headline["gap"]["shrinkage"] == pytest.approx(share, rel=1e-12)
+    assert share > 0.5 and "Caution: smoothing attributes" in report.headline["gap"]["text"]
+
+
+def test_fill_rule_reaches_covariates_the_analyses_name(tmp_path):
+    """fill = "none" and poverty named only by rank_by: the ordered measures exist only in the years poverty
+    was observed (2006, 2009, 2011 of 2006-2012), not in the embedded panel's interpolated years."""
+    path = tmp_path / "s.toml"
+    path.write_text('language = "en"\nperiod = "2006-2012"\n[data]\nexample = "chile"\n[units]\nregion = "13"\n'
+                    '[covariates]\nfill = "none"\n[analyses.rates]\n[analyses.inequality]\nrank_by = "poverty"\n',
+                    encoding="utf-8")
+    report = build_report(read_study(path), tmp_path / "out", write=False)
+    ordered = report.table("inequality_ordered_year")
+    assert sorted(ordered["year"].dropna().astype(int).unique()) == [2006, 2009, 2011]

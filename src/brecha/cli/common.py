@@ -10,8 +10,8 @@ from ..errors import InputError
 from ..i18n import Catalog
 
 MSG = Catalog({
-    "panel_help": ("archivo de panel (.csv, .parquet, .xlsx) o nada si se usa --example",
-                   "panel file (.csv, .parquet, .xlsx), or nothing with --example"),
+    "panel_help": ("archivo de panel (.csv, .parquet, .xlsx, .json) o nada si se usa --example",
+                   "panel file (.csv, .parquet, .xlsx, .json), or nothing with --example"),
     "example_help": ("usar los datos reales incluidos (chile o brazil)",
                      "use the embedded real data (chile or brazil)"),
     "years_help": ("años, p. ej. 2005-2014 o 2005,2007,2010", "years, e.g. 2005-2014 or 2005,2007,2010"),

@@ -23,8 +23,10 @@ MSG = Catalog({
     "source": ("fuente", "source"),
     "deis_help": ("microdatos DEIS de defunciones y nacimientos a un panel comuna x año, con registro de filas",
                   "DEIS death and birth microdata to a commune x year panel, with a record ledger"),
-    "deaths_help": ("archivos de defunciones DEIS (';', Latin-1, sin encabezado, 27 columnas)",
-                    "DEIS deaths files (';', Latin-1, no header, 27 columns)"),
+    "deaths_help": ("archivos de defunciones DEIS (27 columnas; ';' y Latin-1 como los publica DEIS, o ',' y "
+                    "UTF-8; un encabezado se detecta)",
+                    "DEIS deaths files (27 columns; ';' and Latin-1 as DEIS publishes them, or ',' and UTF-8; "
+                    "a header row is detected)"),
     "births_help": ("archivos de nacimientos DEIS (con o sin encabezado; ver --births-layout)",
                     "DEIS births files (with or without a header; see --births-layout)"),
     "split_help": ("comunas creadas por división (2004): keep = aparte desde su creación (por defecto); "

@@ -28,6 +28,9 @@ MSG = Catalog({
     "excluded": ("Excluido o no disponible:", "Excluded or not available:"),
     "nothing_excluded": ("Nada excluido.", "Nothing excluded."),
     "caveats": ("Advertencias:", "Caveats:"),
+    "headline": ("Hallazgos principales:", "Headline findings:"),
+    "worst": ("mayor mortalidad", "highest mortality"),
+    "best": ("menor mortalidad", "lowest mortality"),
 })
 
 
@@ -67,9 +70,36 @@ def _cli_language(args, study) -> str:
     return study.language or get_language()
 
 
+def print_headline(report, lang: str) -> None:
+    """The report's first screen, as text: national rate, how unequal, whether the gap closes, worst/best."""
+    import html
+    import re
+
+    h = report.headline or {}
+    parts = [h[key] for key in ("national", "gap", "trend") if isinstance(h.get(key), dict)]
+    if not parts:
+        return
+    print(MSG("headline", lang=lang))
+
+    def plain(text) -> str:
+        return html.unescape(re.sub(r"<[^>]+>", "", str(text)))
+
+    for block in parts:
+        value = " ".join(str(block[k]) for k in ("value", "detail") if block.get(k))
+        print(f"  * {plain(block.get('title', ''))}: {plain(value)}")
+        if block.get("text"):
+            print(f"    {plain(block['text'])}")
+    for key in ("worst", "best"):
+        rows = h.get(key) or []
+        if rows:
+            listed = "; ".join(f"{plain(r['name'])} {r['smoothed']} ({r['interval']})" for r in rows)
+            print(f"  * {MSG(key, lang=lang)}: {listed}")
+
+
 def print_summary(report, seconds: float, lang: str) -> None:
     import os
 
+    print_headline(report, lang)
     f = report.files
     print(MSG("done", lang=lang, seconds=seconds))
     print(MSG("html", lang=lang, path=f["html"]))

@@ -33,6 +33,10 @@ commune code unknown in every period. Commune codes of any period are mapped to 
 registry (:meth:`brecha.registry.Registry.harmonise_codes`), once per distinct code (and per year only for
 a code that means different communes in different periods), never per row.
 
+A commune-year is 0 only where a file covers it: a file holding records of at least half of the communes
+(national) covers every commune in its years, an extract only the communes it holds; elsewhere the counts
+are <NA>, with a note. Two files of one kind with records of the same commune-year are warned about.
+
 How it reads millions of rows in seconds
 ----------------------------------------
 Only the numeric columns are parsed (polars' lazy CSV scan, streaming engine, two files at a time; the
@@ -48,6 +52,7 @@ from __future__ import annotations
 import mmap
 import os
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -93,6 +98,14 @@ MSG = Catalog({
                   "{file}: {n} malformed rows excluded (lines {lines}); they are in the ledger"),
     "unrecognised": ("{n} registros con códigos de comuna no reconocidos en ningún período excluidos: {codes}",
                      "{n} records with commune codes not recognised in any period excluded: {codes}"),
+    "overlap": ("{first} y {second} tienen registros de {n} comuna-años en común ({cells}); si un archivo "
+                "contiene registros del otro, se cuentan dos veces (vea el ledger)",
+                "{first} and {second} both hold records of the same {n} commune-years ({cells}); if one file "
+                "holds records of the other, they are counted twice (see the ledger)"),
+    "totals_differ": ("los totales del panel (nacimientos {births}, defunciones infantiles {deaths}) difieren de "
+                      "los registros contados del ledger ({ledger_births}, {ledger_deaths})",
+                      "panel totals (births {births}, infant deaths {deaths}) differ from the ledger's counted "
+                      "records ({ledger_births}, {ledger_deaths})"),
     "note_source": ("Microdatos DEIS por comuna de residencia y año ({files})",
                     "DEIS microdata by commune of residence and year ({files})"),
     "columns_expected": ("se esperan {n} columnas", "{n} columns expected"),
@@ -110,6 +123,14 @@ MSG = Catalog({
                            "'deaths' but in neither neonatal nor post-neonatal"),
     "note_no_births": ("sin archivo de nacimientos para {years}: births = <NA>",
                        "no births file covers {years}: births = <NA>"),
+    "note_no_births_cells": ("{n} comuna-años que ningún archivo de nacimientos incluye (comunas ausentes de "
+                             "los archivos que cubren ese año): births = <NA>",
+                             "{n} commune-years no births file includes (communes absent from the files that "
+                             "cover that year): births = <NA>"),
+    "note_no_deaths_cells": ("{n} comuna-años que ningún archivo de defunciones incluye (comunas ausentes de "
+                             "los archivos que cubren ese año): deaths = <NA>",
+                             "{n} commune-years no deaths file includes (communes absent from the files that "
+                             "cover that year): deaths = <NA>"),
     "note_no_deaths": ("sin archivo de defunciones para {years}: deaths = <NA>",
                        "no deaths file covers {years}: deaths = <NA>"),
 })
@@ -228,17 +249,24 @@ def _needed(spec: FileSpec) -> dict:
     return needed
 
 
-def _fast_query(spec: FileSpec):
-    """polars lazy scan of the needed columns, aggregated to (year, code, k) counts inside the scan."""
+def _scan(spec: FileSpec, **options):
+    """polars lazy scan of the file: the needed columns as integers (unparsable -> null), the rest as text."""
     import polars as pl
 
     needed = _needed(spec)
     schema = {needed.get(i, f"c{i}"): (pl.Int64 if i in needed else pl.String) for i in range(spec.ncols)}
     # without quotes in the file's head, quote handling is off: every separator splits, as the
     # separator count assumes (a quoted separator further down makes the counts disagree)
-    lf = pl.scan_csv(spec.path, separator=spec.sep, has_header=False, skip_rows=1 if spec.header else 0,
-                     schema=schema, encoding="utf8-lossy", ignore_errors=True,
-                     quote_char='"' if spec.has_quotes else None, missing_columns="insert", raise_if_empty=False)
+    return pl.scan_csv(spec.path, separator=spec.sep, has_header=False, skip_rows=1 if spec.header else 0,
+                       schema=schema, encoding="utf8-lossy", ignore_errors=True,
+                       quote_char='"' if spec.has_quotes else None, missing_columns="insert", **options)
+
+
+def _fast_query(spec: FileSpec):
+    """The file aggregated to (year, code, k) counts inside the scan."""
+    import polars as pl
+
+    lf = _scan(spec, raise_if_empty=False)
     return lf.select(_class_exprs(pl, spec)).group_by(["year", "code", "k"]).agg(pl.len().alias("n"))
 
 
@@ -301,19 +329,40 @@ def _nth_good_line(i: int, first: int, bad_lines: list) -> int:
     return line
 
 
+CSV_CHUNK_VARIABLE = "POLARS_CSV_CHUNK_SIZE"
+CSV_CHUNK_BYTES = 4 << 20
+
+
+@contextmanager
+def _csv_chunk_size(size: int = CSV_CHUNK_BYTES):
+    """Bound the memory of polars' streaming CSV scans for the duration of the block only.
+
+    polars (2.x) offers no argument for its CSV chunk size: it reads the environment variable
+    ``POLARS_CSV_CHUNK_SIZE`` each time a query is collected (measured: one scan of the 1 GB synthetic
+    deaths file peaks at about 245 MB RSS with 4 MiB, 425-460 MB with polars' default). The variable is
+    set only while the scans run and the previous state is put back afterwards, so the rest of the
+    process (and the user's own polars code) is left as it was; a value the user set is respected.
+    """
+    previous = os.environ.get(CSV_CHUNK_VARIABLE)
+    if previous is None:
+        os.environ[CSV_CHUNK_VARIABLE] = str(size)
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop(CSV_CHUNK_VARIABLE, None)
+
+
 def _value_problem_lines(spec: FileSpec, years=None) -> dict:
     """{reason: [line, ...]} for records with an empty or non-numeric year or commune (fast path, run only
     when the counts show such records)."""
     import polars as pl
 
-    needed = _needed(spec)
-    schema = {needed.get(i, f"c{i}"): (pl.Int64 if i in needed else pl.String) for i in range(spec.ncols)}
-    lf = pl.scan_csv(spec.path, separator=spec.sep, has_header=False, skip_rows=1 if spec.header else 0,
-                     schema=schema, encoding="utf8-lossy", ignore_errors=True,
-                     quote_char='"' if spec.has_quotes else None, missing_columns="insert", row_index_name="i")
+    lf = _scan(spec, row_index_name="i")
     found = (lf.select(pl.col("i"), *_class_exprs(pl, spec)).with_columns(_problem_expr(pl, spec, years))
-             .filter(pl.col("problem").is_not_null()).select("i", "problem")
-             .collect(engine="streaming"))
+             .filter(pl.col("problem").is_not_null()).select("i", "problem"))
+    with _csv_chunk_size():
+        found = found.collect(engine="streaming")
     return _problem_lines(found, 2 if spec.header else 1)
 
 
@@ -326,15 +375,14 @@ def read_counts(specs: list, ledger: Ledger, years=None) -> list[pd.DataFrame]:
     """
     import polars as pl
 
-    # polars' CSV chunk size bounds the memory of a streaming scan (~70 MB per scan with 4 MiB)
-    os.environ.setdefault("POLARS_CSV_CHUNK_SIZE", str(4 << 20))
     tables: list = [None] * len(specs)
     with ThreadPoolExecutor(max_workers=1) as pool:
         seps = [pool.submit(_count_byte, spec.path, spec.sep) for spec in specs]
         for start in range(0, len(specs), 2):
             group = specs[start:start + 2]
             try:
-                frames = pl.collect_all([_fast_query(spec) for spec in group], engine="streaming")
+                with _csv_chunk_size():    # polars' chunk size bounds the memory of each scan
+                    frames = pl.collect_all([_fast_query(spec) for spec in group], engine="streaming")
             except pl.exceptions.PolarsError:
                 frames = [None] * len(group)      # anything the fast reader cannot take: strict reader
             for i, frame in enumerate(frames):
@@ -376,9 +424,13 @@ def _read_strict(spec: FileSpec, ledger: Ledger, years=None) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------------------------ ledger
+# AGE_CLASSES as arrays indexed by the class k: ledger reason, panel group, early neonatal, counted
 _AGE_REASON = np.array([AGE_CLASSES.get(k, ("age_invalid",))[0] for k in range(max(AGE_CLASSES) + 1)],
                        dtype=object)
-_AGE_COUNTED = np.array([AGE_CLASSES.get(k, (None, None))[1] is not None for k in range(max(AGE_CLASSES) + 1)])
+_AGE_GROUP = np.array([AGE_CLASSES.get(k, (None, None, False))[1] for k in range(max(AGE_CLASSES) + 1)],
+                      dtype=object)
+_AGE_EARLY = np.array([AGE_CLASSES.get(k, (None, None, False))[2] for k in range(max(AGE_CLASSES) + 1)])
+_AGE_COUNTED = np.array([group is not None for group in _AGE_GROUP])
 
 
 def _classify(table: pd.DataFrame, kind: str, years, harmonised: pd.DataFrame) -> pd.DataFrame:
@@ -499,6 +551,7 @@ def ingest_deis(deaths=(), births=(), years=None, split: str = "keep", births_la
     ledger.check()
     records = pd.concat(classified, ignore_index=True)
     _warn_unrecognised(records)
+    _warn_overlap(records)
 
     # a file of adult deaths only is a valid zero; records all outside the period are not
     in_period = ~records["reason"].isin(["year_invalid", "outside_years"])
@@ -524,8 +577,8 @@ def _check_totals(panel_data: pd.DataFrame, ledger: Ledger) -> None:
     got_births = int(panel_data["births"].sum())
     got_deaths = int(panel_data["deaths"].sum())
     if (got_births, got_deaths) != (births, deaths):
-        raise LedgerError(f"panel totals (births {got_births}, infant deaths {got_deaths}) differ from the "
-                          f"ledger's counted records ({births}, {deaths})")
+        raise LedgerError(MSG("totals_differ", births=got_births, deaths=got_deaths, ledger_births=births,
+                              ledger_deaths=deaths))
 
 
 def _codes_detail(rows: pd.DataFrame, limit: int = 10) -> str:
@@ -538,9 +591,24 @@ def _codes_detail(rows: pd.DataFrame, limit: int = 10) -> str:
 def _warn_unrecognised(records: pd.DataFrame) -> None:
     bad = records[records["reason"] == "commune_unrecognised"]
     if len(bad):
-        per_code = bad.groupby("code")["n"].sum().sort_values(ascending=False)
-        shown = ", ".join(f"{int(c)} ({int(n)})" for c, n in per_code.head(15).items())
-        warn(MSG("unrecognised", n=int(per_code.sum()), codes=shown))
+        warn(MSG("unrecognised", n=int(bad["n"].sum()), codes=_codes_detail(bad, limit=15)))
+
+
+def _warn_overlap(records: pd.DataFrame) -> None:
+    """Warn when two files of the same kind hold records of the same commune and year (e.g. a commune's
+    extract given beside its region's file): if one holds the other's records, they are counted twice."""
+    dated = records[records["unit"].notna() & records["year"].notna()]
+    for kind, part in dated.groupby("kind", sort=False):
+        cells = {f: set(zip(g["unit"].astype(str), g["year"].astype(int)))
+                 for f, g in part.groupby("file", sort=False)}
+        names = list(cells)
+        for i, first in enumerate(names):
+            for second in names[i + 1:]:
+                shared = sorted(cells[first] & cells[second])
+                if shared:
+                    shown = ", ".join(f"{u} {y}" for u, y in shared[:5]) + (" ..." if len(shared) > 5 else "")
+                    warn(MSG("overlap", first=Path(first).name, second=Path(second).name, n=len(shared),
+                             cells=shown))
 
 
 def _build_panel_table(records: pd.DataFrame, years, split: str, registry, deaths, births):
@@ -564,9 +632,7 @@ def _build_panel_table(records: pd.DataFrame, years, split: str, registry, death
     n = c["n"].to_numpy(dtype=np.int64)
     k = c["k"].to_numpy(dtype=np.int64)
     death = (c["kind"] == "deaths").to_numpy()
-    group = np.array([AGE_CLASSES.get(i, (None, None, False))[1] for i in range(max(AGE_CLASSES) + 1)],
-                     dtype=object)[k]
-    early = np.array([AGE_CLASSES.get(i, (None, None, False))[2] for i in range(max(AGE_CLASSES) + 1)])[k]
+    group, early = _AGE_GROUP[k], _AGE_EARLY[k]
     neonatal = death & (group == "neonatal")
     columns = {
         "births": ~death, "deaths": death, "deaths_neonatal": neonatal,
@@ -585,12 +651,20 @@ def _build_panel_table(records: pd.DataFrame, years, split: str, registry, death
     notes = [MSG("note_source", files=", ".join(Path(p).name for p in list(deaths) + list(births))),
              MSG("note_split_keep" if split == "keep" else "note_split_merge")]
     # years no file of a kind covers: not available rather than zero
-    for kind, cols, key in (("births", ["births"], "note_no_births"),
-                            ("deaths", ["deaths", "deaths_neonatal", "deaths_postneonatal"], "note_no_deaths")):
+    death_cols = ["deaths", "deaths_neonatal", "deaths_postneonatal", "early_neonatal", "late_neonatal",
+                  "age_group_unknown"]
+    for kind, cols, key in (("births", ["births"], "note_no_births"), ("deaths", death_cols, "note_no_deaths")):
         missing = sorted(set(all_years) - kinds_years[kind])
         if missing:
             table.loc[table["year"].isin(missing), cols] = pd.NA
             notes.append(MSG(key, years=_span(missing)))
+        # a commune no national file covers and no extract holds, in the years the files cover, is not
+        # covered either (a regional extract beside a file of other communes or years): not available
+        uncovered = (~_covered(records[records["kind"] == kind], table, len(registry.units))
+                     & ~table["year"].isin(missing).to_numpy())
+        if kinds_years[kind] and uncovered.any():
+            table.loc[uncovered, cols] = pd.NA
+            notes.append(MSG(f"{key}_cells", n=int(uncovered.sum())))
     unknown_group = int(table["age_group_unknown"].sum())
     if unknown_group:
         notes.append(MSG("note_unknown_group", n=unknown_group))
@@ -599,6 +673,28 @@ def _build_panel_table(records: pd.DataFrame, years, split: str, registry, death
     by_age = by_age.rename(columns={"deaths_postneonatal": "postneonatal"})
     panel_data = table[["unit", "year", "births", "deaths", "deaths_neonatal", "deaths_postneonatal"]]
     return panel_data, by_age.reset_index(drop=True), notes
+
+
+def _covered(records: pd.DataFrame, table: pd.DataFrame, n_units: int) -> np.ndarray:
+    """Whether each (unit, year) of ``table`` is covered by one of the files of ``records``.
+
+    A file that holds records (of any age, counted or not) of at least half of the country's ``n_units``
+    communes is national: it covers every commune in every year it holds, so a commune-year without
+    records there is a true zero. A smaller file (a regional or one-commune extract) covers only the
+    communes it holds, in the years it holds.
+    """
+    dated = records[records["year"].notna()]
+    covered, national_years = set(), set()
+    for _, part in dated.groupby("file", sort=False):
+        units = part["unit"].dropna().astype(str).unique()
+        years = [int(y) for y in part["year"].astype(int).unique()]
+        if 2 * len(units) >= n_units:
+            national_years.update(years)
+        else:
+            covered.update((u, y) for u in units for y in years)
+    keys = zip(table["unit"].astype(str), table["year"].astype(int))
+    return np.fromiter((y in national_years or (u, y) in covered for u, y in keys), dtype=bool,
+                       count=len(table))
 
 
 def _span(years) -> str:

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, warn
 from ..i18n import Catalog
 
 DEATHS_COLUMNS = (
@@ -33,6 +33,7 @@ DEATHS_COLUMNS = (
 )
 DEATHS_ROLES = {"year": "ANO_DEF", "age_type": "EDAD_TIPO", "age_count": "EDAD_CANT",
                 "commune": "CODIGO_COMUNA_RESIDENCIA"}
+DEATHS_POSITIONS = {role: DEATHS_COLUMNS.index(name) for role, name in DEATHS_ROLES.items()}   # 0-based
 
 # Default births layout (assumed; see docs/ingest-deis.md). Used by position only for headerless files
 # with exactly this many columns.
@@ -75,10 +76,19 @@ MSG = Catalog({
                      "this looks like a births file ({why}), given as the deaths file"),
     "looks_births_hint": ("entréguelo con --births (births=[...] en Python)",
                           "give it with --births (births=[...] in Python)"),
+    "why_births": ("{n} columnas, año en la columna {column}", "{n} columns, year in column {column}"),
+    "why_deaths": ("{n} columnas con ANO_DEF y EDAD_TIPO", "{n} columns with ANO_DEF and EDAD_TIPO"),
+    "why_no_header": ("{n} columnas, sin encabezado", "{n} columns, no header"),
     "looks_deaths": ("parece un archivo de defunciones ({why}), entregado como nacimientos",
                      "this looks like a deaths file ({why}), given as the births file"),
     "looks_deaths_hint": ("entréguelo con --deaths (deaths=[...] en Python)",
                           "give it with --deaths (deaths=[...] in Python)"),
+    "header_by_position": ("{file}: la primera línea parece un encabezado pero sin los nombres DEIS (ANO_DEF, "
+                           "EDAD_TIPO...): no se cuenta como registro y las columnas se leen por posición "
+                           "({used})",
+                           "{file}: the first line looks like a header without the DEIS names (ANO_DEF, "
+                           "EDAD_TIPO...): it is not counted as a record and the columns are read by position "
+                           "({used})"),
     "header_missing_cols": ("el encabezado no tiene las columnas {cols}", "the header lacks the columns {cols}"),
     "not_deaths": ("no parece un archivo DEIS de defunciones: en las primeras {n} líneas, {bad} no tienen un año "
                    "(ANO_DEF) ni un EDAD_TIPO válidos (p. ej. línea {line}: '{text}')",
@@ -234,6 +244,7 @@ def inspect_deaths(path) -> FileSpec:
     sep = _detect_sep(lines[0], None)
     first = [_clean_name(x) for x in _split(lines[0], sep)]
     header = "ANO_DEF" in first or "EDAD_TIPO" in first
+    positional_header = not header and _unnamed_header(lines, sep)
     births_names = [n for n in first if n in BIRTHS_YEAR_NAMES[:5] or n in ("PESO", "GESTACION", "EDAD_M")]
     if header:
         missing = [n for n in DEATHS_ROLES.values() if n not in first]
@@ -254,11 +265,33 @@ def inspect_deaths(path) -> FileSpec:
                                  hint=MSG("looks_births_hint"))
             raise InputError(MSG("deaths_columns", line=1, n=n, sep=sep), file=str(path), rows=[1],
                              hint=MSG("deaths_columns_hint"))
-        roles = {role: DEATHS_COLUMNS.index(name) for role, name in DEATHS_ROLES.items()}
+        roles = dict(DEATHS_POSITIONS)
         names = list(DEATHS_COLUMNS)
+        if positional_header:
+            header = True
+            used = ", ".join(f"{i + 1} {first[i]} = {DEATHS_COLUMNS[i]}" for i in sorted(roles.values()))
+            warn(MSG("header_by_position", file=str(path), used=used))
     spec = FileSpec(path, "deaths", sep, header, len(names), names, roles, has_quotes=b'"' in head)
     _check_deaths_sample(spec, lines[1:] if header else lines)
     return spec
+
+
+def _unnamed_header(lines: list[str], sep: str) -> bool:
+    """A first line of 27 fields with no number in any of them, followed by deaths records: a header whose
+    names are not DEIS's (a translated or renamed copy). Records never look like that (ANO_DEF, EDAD_TIPO
+    and EDAD_CANT are numbers), so the line is not counted as a record; the columns are read by position
+    (and the sample check that follows still requires years and EDAD_TIPO values at those positions)."""
+    if len(lines) < 2:
+        return False
+    first = _split(lines[0], sep)
+    if len(first) != len(DEATHS_COLUMNS) or any(_as_int(x) is not None for x in first):
+        return False
+    if not all(re.search(r"[A-Za-z]", x) for x in first):          # every field a name (no empty field)
+        return False
+    second = _split(lines[1], sep)
+    roles = DEATHS_POSITIONS
+    return (len(second) == len(DEATHS_COLUMNS) and (_as_int(second[roles["year"]]) or 0) > 1900
+            and _as_int(second[roles["age_type"]]) in (1, 2, 3, 4, 9))
 
 
 def _births_like(lines: list[str], sep: str) -> str:
@@ -267,7 +300,7 @@ def _births_like(lines: list[str], sep: str) -> str:
     if rows and all(len(r) == len(BIRTHS_COLUMNS) for r in rows):
         iy = BIRTHS_COLUMNS.index("ANO_NAC")
         if all((_as_int(r[iy]) or 0) > 1900 for r in rows):
-            return f"{len(BIRTHS_COLUMNS)} columns, year in column {iy + 1}"
+            return MSG("why_births", n=len(BIRTHS_COLUMNS), column=iy + 1)
     return ""
 
 
@@ -329,7 +362,7 @@ def inspect_births(path, layout: BirthsLayout | None = None) -> FileSpec:
                 if why:
                     raise InputError(MSG("looks_deaths", why=why), file=str(path), rows=[1],
                                      hint=MSG("looks_deaths_hint"))
-                raise InputError(MSG("births_no_layout", why=f"{ncols} columns, no header"), file=str(path),
+                raise InputError(MSG("births_no_layout", why=MSG("why_no_header", n=ncols)), file=str(path),
                                  rows=[1], hint=MSG("births_no_layout_hint"))
             return BIRTHS_COLUMNS.index(aliases[0])
         return _column_index(given, names, header, path)
@@ -345,8 +378,9 @@ def inspect_births(path, layout: BirthsLayout | None = None) -> FileSpec:
 def _deaths_like(lines: list[str], sep: str) -> str:
     rows = [_split(x, sep) for x in lines[:200]]
     if rows and all(len(r) == len(DEATHS_COLUMNS) for r in rows):
-        if all(_as_int(r[3]) in (1, 2, 3, 4, 9) and (_as_int(r[0]) or 0) > 1900 for r in rows):
-            return "27 columns with ANO_DEF and EDAD_TIPO"
+        year, tipo = DEATHS_POSITIONS["year"], DEATHS_POSITIONS["age_type"]
+        if all(_as_int(r[tipo]) in (1, 2, 3, 4, 9) and (_as_int(r[year]) or 0) > 1900 for r in rows):
+            return MSG("why_deaths", n=len(DEATHS_COLUMNS))
     return ""
 
 

@@ -192,18 +192,32 @@ class Ledger:
     def __str__(self) -> str:
         return self.format()
 
-    def save(self, output) -> tuple[Path, Path]:
-        """Write ``<output stem>.ledger.csv`` and ``.ledger.json`` beside ``output``; return both paths."""
+    @staticmethod
+    def paths_beside(output) -> tuple[Path, Path]:
+        """``<output stem>.ledger.csv`` and ``<output stem>.ledger.json`` for a panel file ``output``."""
         output = Path(output)
         base = output.with_suffix("") if output.suffix else output
-        csv_path = base.parent / f"{base.name}.ledger.csv"
-        json_path = base.parent / f"{base.name}.ledger.json"
+        return base.parent / f"{base.name}.ledger.csv", base.parent / f"{base.name}.ledger.json"
+
+    def save(self, output) -> tuple[Path, Path]:
+        """Write ``<output stem>.ledger.csv`` and ``.ledger.json`` beside ``output``; return both paths."""
+        csv_path, json_path = self.paths_beside(output)
         csv_path.parent.mkdir(parents=True, exist_ok=True)
         self.to_frame().to_csv(csv_path, index=False)
         payload = {"totals": self.totals().to_dict(orient="records"),
                    "entries": self.to_frame("en").to_dict(orient="records"), "notes": list(self.notes)}
         json_path.write_text(json.dumps(payload, indent=1, ensure_ascii=False), encoding="utf-8")
         return csv_path, json_path
+
+    @classmethod
+    def beside(cls, panel_file) -> "Ledger | None":
+        """The ledger saved beside a panel file by ``brecha ingest deis`` (None when there is none).
+
+        For reports: ``Ledger.beside("panel.parquet").to_frame(lang)`` (one row per file and reason) and
+        ``.totals()`` (per file: rows read, counted, excluded).
+        """
+        json_path = cls.paths_beside(panel_file)[1]
+        return cls.load(json_path) if json_path.exists() else None
 
     @classmethod
     def load(cls, path) -> "Ledger":

@@ -123,7 +123,9 @@ def _registry_tables():
 
 
 def _system_column(year: int) -> str:
-    # The code system in force for data of that year (INE/DEIS practice).
+    # The code system in force for data of that year (INE/DEIS practice). Written out here on purpose
+    # rather than taken from brecha.registry.codes.system_for_year: the generator states the practice
+    # independently of the reader it checks.
     if year <= 2000:
         return "code_pre_1999"
     if year <= 2006:

@@ -19,7 +19,8 @@ import pandas as pd
 from ..errors import InputError
 from ..i18n import Catalog
 from ..io import read_table
-from ..panel import COUNT_COLUMNS, Panel, _check_counts, _check_covariate, detect_country
+from ..panel import (COUNT_COLUMNS, Panel, _check_counts, _check_covariate, _check_duplicates, _check_years,
+                     detect_country)
 
 MSG = Catalog({
     "no_col": ("no existe la columna '{col}' indicada para {role} (columnas: {present})",
@@ -36,8 +37,6 @@ MSG = Catalog({
     "conflict": ("la variable '{col}' viene en más de un archivo ({files}) para el mismo (unidad, año)",
                  "variable '{col}' comes from more than one file ({files}) for the same (unit, year)"),
     "conflict_hint": ("deje cada variable en un solo archivo", "keep each variable in one file only"),
-    "dup": ("pares (unidad, año) repetidos: {values}", "repeated (unit, year) pairs: {values}"),
-    "dup_hint": ("deje una fila por unidad y año", "keep one row per unit and year"),
 })
 
 ROLES = {"unit": "unit", "year": "year", "births": "births", "deaths": "deaths",
@@ -94,7 +93,7 @@ def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variabl
         raise InputError(MSG("no_col", col="unit", role="unit", present=", ".join(columns)), file=file,
                          hint=MSG("no_col_hint", role="unit"))
     year_col = _find(columns, "year", mapping.get("year"), file)
-    rows = np.arange(len(table)) + 2
+    rows = _file_rows(table)
     if year_col is None:
         year_cols = [c for c in columns if c != unit_col and YEAR_COLUMN.match(c)]
         if len(year_cols) < 1:
@@ -137,14 +136,22 @@ def _codes_from_names(table: pd.DataFrame, name_col: str, country: str | None, f
         raise InputError(MSG("no_col", col=name_col, role="name", present=", ".join(table.columns)), file=file,
                          column=name_col, hint=MSG("no_col_hint", role="name"))
     registry = get_registry(country or "CL")
-    codes = registry.match_names(table[name_col], source=file, column=name_col)
+    codes = registry.match_names(table[name_col], source=file, column=name_col, rows=_file_rows(table))
     out = table.drop(columns=[c for c in ("unit",) if c in table.columns]).copy()
     out.insert(0, "unit", codes.to_numpy())
     return out.drop(columns=[name_col])
 
 
+def _file_rows(table: pd.DataFrame) -> np.ndarray:
+    """The file's row numbers of the table's rows (from read_table; header = row 1)."""
+    rows = table.attrs.get("rows")
+    if rows is None or len(rows) != len(table):
+        return np.arange(len(table)) + 2
+    return np.asarray(rows)
+
+
 def _wide(table, unit_col, year_cols, variable, file):
-    rows = np.arange(len(table)) + 2
+    rows = _file_rows(table)
     parts = []
     for col in year_cols:
         year = int(YEAR_COLUMN.match(col).group(1))
@@ -159,18 +166,10 @@ def _wide(table, unit_col, year_cols, variable, file):
 
 
 def _checked_keys(out: pd.DataFrame, rows, file):
-    year = pd.to_numeric(out["year"], errors="coerce")
-    bad = year.isna() | (year != np.round(year))
-    if bad.any():
-        raise InputError(f"year is not a whole number: {out.loc[bad, 'year'].head(5).tolist()}", file=file,
-                         rows=np.asarray(rows)[bad.to_numpy()], column="year", hint="write years like 2010")
-    out["year"] = year.astype(int)
+    """Years whole numbers and (unit, year) unique within one file (the Panel's checks, with this file's rows)."""
+    out["year"] = _check_years(out["year"], rows, file)
     out["unit"] = out["unit"].astype(str).str.replace(r"\.0$", "", regex=True)
-    dup = out.duplicated(["unit", "year"], keep=False)
-    if dup.any():
-        shown = ", ".join(f"{u} {y}" for u, y in out.loc[dup, ["unit", "year"]].head(8).itertuples(index=False))
-        raise InputError(MSG("dup", values=shown), file=file, rows=np.asarray(rows)[dup.to_numpy()],
-                         column="unit, year", hint=MSG("dup_hint"))
+    _check_duplicates(out, rows, file)
     out.attrs["source"] = file
     return out
 

@@ -23,12 +23,18 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..i18n import Catalog
 from . import codes as _codes
 from . import names as _names
 
 __all__ = ["Registry", "get_registry", "COUNTRIES", "data_path"]
 
 COUNTRIES = {"CL": "Chile", "BR": "Brazil"}
+MSG = Catalog({
+    "unknown_country": ("país '{country}' desconocido", "unknown country '{country}'"),
+    "unknown_country_hint": ("use 'CL' (Chile), 'BR' (Brasil) o none (sin registro)",
+                             "use 'CL' (Chile), 'BR' (Brazil) or none (no registry)"),
+})
 _ALIASES = {"cl": "CL", "chile": "CL", "chl": "CL", "br": "BR", "brazil": "BR", "brasil": "BR", "bra": "BR"}
 UNIT_COLUMNS = ["unit", "name", "province", "province_name", "region", "region_name", "country", "lat", "lon"]
 
@@ -106,14 +112,15 @@ class Registry:
     def _name_index(self) -> _names.NameIndex:
         return _names.NameIndex(self.units, self.country)
 
-    def match_names(self, names, *, source: str | None = None, column: str | None = None) -> pd.Series:
+    def match_names(self, names, *, source: str | None = None, column: str | None = None,
+                    rows=None) -> pd.Series:
         """Codes for names, tolerant of accents, case, punctuation and known spelling variants.
 
         Ambiguous or unmatched names raise :class:`brecha.errors.InputError` listing all of them with
         candidates (``source``/``column`` name the file and column in the message). Brazil: names repeat
         across states, so write 'Bom Jesus - PI' or 'Bom Jesus (PI)'.
         """
-        return _names.match_names(self._name_index, names, source=source, column=column)
+        return _names.match_names(self._name_index, names, source=source, column=column, rows=rows)
 
     # geometry --------------------------------------------------------------------------------------
     def polygons(self) -> dict | None:
@@ -135,7 +142,7 @@ def _country_code(country: str) -> str:
         return key.upper()
     if key.lower() in _ALIASES:
         return _ALIASES[key.lower()]
-    raise InputError(f"unknown country '{country}'", hint="use 'CL' (Chile) or 'BR' (Brazil)")
+    raise InputError(MSG("unknown_country", country=country), hint=MSG("unknown_country_hint"))
 
 
 def get_registry(country: str = "CL") -> Registry:

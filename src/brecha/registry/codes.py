@@ -19,6 +19,17 @@ import re
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
+from ..i18n import Catalog
+
+MSG = Catalog({
+    "bad_system": ("system debe ser 'auto' o uno de {systems}, no {value!r}",
+                   "system must be 'auto' or one of {systems}, not {value!r}"),
+    "bad_split": ("split debe ser 'keep' o 'merge', no {value!r}", "split must be 'keep' or 'merge', not {value!r}"),
+    "bad_years": ("year debe ser un valor o uno por código ({n} códigos, {m} años)",
+                  "year must be one value or one per code ({n} codes, {m} years)"),
+})
+
 SYSTEMS = ("pre_1999", "2000_2008", "2008_2010", "2010_2018", "2018")
 SYSTEM_COLUMNS = {
     "pre_1999": "code_pre_1999",
@@ -148,9 +159,9 @@ def harmonise_chile(codes, history: pd.DataFrame, splits: pd.DataFrame, *, year=
     system the code came from).
     """
     if system != "auto" and system not in SYSTEMS:
-        raise ValueError(f"system must be 'auto' or one of {SYSTEMS}, not {system!r}")
+        raise InputError(MSG("bad_system", systems=", ".join(SYSTEMS), value=system))
     if split not in ("keep", "merge"):
-        raise ValueError(f"split must be 'keep' or 'merge', not {split!r}")
+        raise InputError(MSG("bad_split", value=split))
     index, uniques = _factorize(codes)
     texts = [_clean_one(v) for v in uniques]
     n = len(index)
@@ -162,7 +173,7 @@ def harmonise_chile(codes, history: pd.DataFrame, splits: pd.DataFrame, *, year=
         years = pd.to_numeric(pd.Series(list(year) if not isinstance(year, (pd.Series, np.ndarray)) else year),
                               errors="coerce").fillna(-1).astype("int64").to_numpy()
         if len(years) != n:
-            raise ValueError("year must be one value or one per code")
+            raise InputError(MSG("bad_years", n=n, m=len(years)))
     tables = _lookup_tables(history, splits)
     parent_of = dict(zip(splits["child"], splits["parent"])) if len(splits) else {}
     values = [int(t) if t is not None and t.isdigit() and len(t) <= 6 else -1 for t in texts]
@@ -230,6 +241,6 @@ def merge_target(units, splits: pd.DataFrame, split: str = "keep") -> pd.Series:
     if split == "keep":
         return units.copy()
     if split != "merge":
-        raise ValueError(f"split must be 'keep' or 'merge', not {split!r}")
+        raise InputError(MSG("bad_split", value=split))
     parent_of = dict(zip(splits["child"], splits["parent"]))
     return units.replace(parent_of).astype("string")

@@ -119,16 +119,19 @@ class NameIndex:
         return f"{name} ({unit})"
 
 
-def match_names(index: NameIndex, names, *, source: str | None = None, column: str | None = None) -> pd.Series:
+def match_names(index: NameIndex, names, *, source: str | None = None, column: str | None = None,
+                rows=None) -> pd.Series:
     """Codes for names; every ambiguous or unmatched name is reported at once in an InputError.
 
     A key that matches exactly one unit is accepted; a near match (containment of 4+ characters, or a
-    difflib ratio >= 0.85) is accepted only when it points to a single unit.
+    difflib ratio >= 0.85) is accepted only when it points to a single unit. ``rows``: the file's row number
+    of each name, for the message (default: position + 2, a spreadsheet with its header in row 1).
     """
     values = pd.Series(names, dtype="object").reset_index(drop=True)
     result: list = [None] * len(values)
     problems: dict[str, str] = {}
-    rows: list[int] = []
+    bad_rows: list[int] = []
+    file_rows = list(rows) if rows is not None and len(rows) == len(values) else None
     memo: dict[str, tuple[list[str], bool]] = {}
     for i, raw in enumerate(values):
         if raw is None or (isinstance(raw, float) and raw != raw):
@@ -140,7 +143,7 @@ def match_names(index: NameIndex, names, *, source: str | None = None, column: s
         if len(found) == 1:
             result[i] = found[0]
             continue
-        rows.append(i + 2)
+        bad_rows.append(int(file_rows[i]) if file_rows is not None else i + 2)
         if name in problems:
             continue
         if len(found) > 1:
@@ -152,6 +155,6 @@ def match_names(index: NameIndex, names, *, source: str | None = None, column: s
                               if units else MSG("unmatched", name=name))
     if problems:
         message = MSG("problem", n=len(problems)) + ": " + "; ".join(problems.values())
-        raise InputError(message, file=source, rows=rows if source else None, column=column,
+        raise InputError(message, file=source, rows=bad_rows if source else None, column=column,
                          hint=MSG("hint", country=index.country))
     return pd.Series(result, dtype="string", index=names.index if isinstance(names, pd.Series) else None)

@@ -29,7 +29,8 @@ from .calls import Unavailable, _call, _function, _module, _reason, _strict
 from .data import (_names, _provenance_text, _region_map, _span_text, _unit_word, _units_word,  # noqa: F401
                    load_study_panel)
 from .headline import extreme_fifths, log_linear_apc, rate_ratio_ci
-from .labels import TREND_KEYS, L, trend_codes, trend_word
+from .labels import TREND_KEYS, L, set_outcome, trend_codes, trend_word
+from ..panel import OUTCOMES
 
 
 # ------------------------------------------------------------------------------------------ containers
@@ -85,10 +86,12 @@ def build_report(study, output_dir, *, lang: str | None = None, progress=None, w
     lang = lang or study.language or get_language()
     previous = get_language()
     set_language(lang)  # messages of the analysis modules (panel notes, model notes) in the report's language
+    previous_outcome = set_outcome(study.outcomes[0])  # labels name this outcome's rate (IMR, NMR, PNMR)
     try:
         return _build(study, output_dir, lang, progress, write)
     finally:
         set_language(previous)
+        set_outcome(previous_outcome)
 
 
 def _build(study, output_dir, lang, progress, write) -> Report:
@@ -100,6 +103,10 @@ def _build(study, output_dir, lang, progress, write) -> Report:
         with clock(L("p_load", lang)):
             panel = load_study_panel(study, report)
         report.panel = panel
+        if panel.country == "BR":  # shown first: it qualifies every Brazilian number of the report
+            report.notes.insert(0, L("br_underreg", lang))
+        if len(study.outcomes) > 1:
+            report.excluded.append(L("ex_outcomes", lang, first=study.outcomes[0], rest=", ".join(study.outcomes[1:])))
         runner = _Runner(report, study, panel, lang, clock)
         runner.run_all()
         for w in caught:
@@ -333,7 +340,7 @@ class _Runner:
         u = self.panel.units
         if u is None or "region_name" not in u or "region" in table:
             return table
-        reg = dict(zip(u["unit"].astype(str), u["region_name"].astype(str)))
+        reg = {k: _short_region(v) for k, v in zip(u["unit"].astype(str), u["region_name"].astype(str))}
         out = table.copy()
         pos = list(out.columns).index("name") + 1 if "name" in out else 1
         out.insert(pos, "region", out["unit"].map(reg))
@@ -399,14 +406,25 @@ class _Runner:
             if opts["focus"]:
                 focus = wide[wide["unit"].isin(opts["focus"])].copy()
                 cov = opts.get("focus_covariate") or ""
+                columns = ["unit", "name", "events", "births", "rate", "rr", "rr_lower", "rr_upper", "ar",
+                           "ar_lower", "ar_upper", "ar_pct", "ar_pct_lower", "ar_pct_upper"]
                 if cov:
                     if cov in self.panel.covariates:
-                        means = self.panel.data.groupby("unit")[cov].mean()
-                        focus[cov] = focus["unit"].map(means)
+                        # the value of one stated year (the last of the study with data), not a mean across
+                        # years: survey covariates change definition (poverty: new line from 2013)
+                        d = self.panel.data
+                        seen = d.loc[d[cov].notna() & d["unit"].isin(opts["focus"]), "year"]
+                        if len(seen):
+                            year = int(seen.max())
+                            column = f"{cov}_{year}"
+                            values = d[d["year"] == year].set_index("unit")[cov]
+                            focus.insert(2, column, focus["unit"].map(values).astype(float).to_numpy())
+                            columns.insert(2, column)
                     else:
                         self.r.excluded.append(L("ex_covariate", self.lang, name=cov,
                                                  reason=L("missing", self.lang)))
-                self.add_table("disparity_focus", focus, L("t_focus", self.lang, units=self.units), "disparity")
+                self.add_table("disparity_focus", focus, L("t_focus", self.lang, units=self.units), "disparity",
+                               columns=columns)
             self.add_table("disparity_units_pooled", wide,
                            L("t_disparity_units", self.lang, unit=self.unit, period=self.period), "disparity")
 
@@ -644,7 +662,8 @@ class _Runner:
         change = (last["estimate"] / first["estimate"] - 1) * 100 if first["estimate"] > 0 else float("nan")
         d = self.panel.data
         h["scope"] = L("h_scope", lang, n=_int(len(self.panel.unit_codes)), units=self.units, period=self.period,
-                       births=_int(d["births"].sum()), deaths=_int(d["deaths"].sum()))
+                       births=_int(d["births"].sum()), deaths=_int(d[OUTCOMES[self.outcome]].sum()),
+                       kind=L(f"deaths_{self.outcome}", lang))
         h["national"] = {
             "title": L("h_national", lang, outcome=L(f"rate_{self.outcome}", lang), country=self._place()),
             "value": _fmt(last["estimate"], 1), "year": int(last["year"]),
@@ -679,6 +698,13 @@ class _Runner:
                     "text": L("h_gap_text", lang, period=self.period, units=self.units, ratio=_fmt(ratio, 2),
                               lo_ci=_fmt(ratio_lo, 2), hi_ci=_fmt(ratio_hi, 2), hi=_fmt(hi_rate, 1),
                               lo=_fmt(lo_rate, 1))}
+        smoothed = self.r.table("smoothed")
+        if smoothed is not None and "shrinkage" in smoothed:
+            w = smoothed["births"].astype(float).fillna(0.0)
+            share = float((smoothed["shrinkage"].astype(float).fillna(1.0) * w).sum() / w.sum()) if w.sum() else np.nan
+            h["gap"]["shrinkage"] = share
+            if share > 0.5:  # most of the spread between units is chance: the extreme fifths mostly measure noise
+                h["gap"]["text"] += " " + L("h_gap_noise", lang, pct=_fmt(share * 100, 0), units=self.units)
         if hasattr(self, "disparity_pooled"):
             par = self.disparity_pooled
             par = par[(par["unit"] == "TOTAL") & (par["measure"] == "par_percent")]

@@ -4,9 +4,21 @@ from __future__ import annotations
 import pandas as pd
 
 from ..errors import BrechaError, InputError
-from ..i18n import get_language
+from ..i18n import Catalog, get_language
 from .calls import Unavailable, _call, _function, _reason, _strict
 from .labels import L
+
+MSG = Catalog({
+    "field": ("campo '{field}': {problem}", "field '{field}': {problem}"),
+    "no_outcome": ("campo 'outcomes': los datos no tienen defunciones {outcome} (tienen: {have})",
+                   "field 'outcomes': the data have no {outcome} deaths (they have: {have})"),
+    "no_outcome_hint": ("use outcomes = [\"infant\"], o microdatos DEIS para neonatal/posneonatal",
+                        "use outcomes = [\"infant\"], or DEIS microdata for neonatal/post-neonatal"),
+    "codes_hint": ("compare los códigos con los de los datos", "check the codes against the data"),
+    "no_years": ("campo 'period': ninguno de los años del estudio ({period}) está en los datos ({first}-{last})",
+                 "field 'period': none of the study's years ({period}) is in the data ({first}-{last})"),
+    "no_years_hint": ("cambie 'period' en el archivo de estudio", "change 'period' in the study file"),
+})
 
 
 def load_study_panel(study, report=None):
@@ -26,9 +38,11 @@ def load_study_panel(study, report=None):
         except Exception:  # noqa: BLE001 - the ledger is a courtesy
             ledger = None
     elif "panel" in data:
+        from ..ingest.ledger import Ledger
         from ..panel import read_panel
 
         panel = read_panel(data["panel"])
+        ledger = Ledger.beside(data["panel"])  # saved there by `brecha ingest deis`, if that made the file
     else:
         ingest = _function("ingest.deis", "ingest_deis", lang)
         result = _call(ingest, deaths=[str(p) for p in data["deis"]["deaths"]],
@@ -47,9 +61,8 @@ def load_study_panel(study, report=None):
     # the outcome must be in the data (the embedded Chilean and Brazilian data have infant deaths only)
     have = list(getattr(panel, "outcomes", []) or [])
     if have and study.outcomes[0] not in have:
-        raise InputError(f"field 'outcomes': the data have no {study.outcomes[0]} deaths (they have: "
-                         f"{', '.join(have)})", file=str(study.path) if study.path else None,
-                         hint="use outcomes = [\"infant\"], or DEIS microdata for neonatal/post-neonatal")
+        raise InputError(MSG("no_outcome", lang, outcome=study.outcomes[0], have=", ".join(have)),
+                         file=str(study.path) if study.path else None, hint=MSG("no_outcome_hint", lang))
 
     # units
     units = study.units
@@ -60,17 +73,23 @@ def load_study_panel(study, report=None):
             panel = panel.subset(units=units["codes"])
     except InputError as exc:  # name the study file and field, not only the data
         field = "units.region" if "region" in units else "units.codes"
-        raise InputError(f"field '{field}': {exc.problem}", file=str(study.path) if study.path else None,
-                         hint=exc.hint or "check the codes against the data") from None
+        raise InputError(MSG("field", lang, field=field, problem=exc.problem),
+                         file=str(study.path) if study.path else None,
+                         hint=exc.hint or MSG("codes_hint", lang)) from None
 
     # the study's covariates, built with the study's filling rule: those the panel lacks, and the standard
     # ones the embedded panels carry (filled by interpolation) rebuilt with ``fill`` and a full note each
     # (brecha.covariates.attach_missing; columns of a panel file are kept as they are)
-    if study.covariates:
+    # (also those the analyses name: rank_by, focus_covariate, covariate_inequality, models)
+    a = study.analyses
+    named = [a.get("inequality", {}).get("rank_by"), a.get("disparity", {}).get("focus_covariate"),
+             a.get("covariate_inequality", {}).get("covariate"), *a.get("models", {}).get("covariates", [])]
+    wanted = list(dict.fromkeys([*study.covariates, *(n for n in named if n)]))
+    if wanted:
         reason = L("missing", lang)
         try:
             attach = _function("covariates", "attach_missing", lang)
-            panel = _call(attach, panel, list(study.covariates), fill=study.fill, lang=lang)
+            panel = _call(attach, panel, wanted, fill=study.fill, lang=lang)
         except (Unavailable, BrechaError, KeyError, ValueError) as exc:
             if _strict() and not isinstance(exc, Unavailable):
                 raise
@@ -88,9 +107,8 @@ def load_study_panel(study, report=None):
             report.excluded.append(L("ex_years_missing", lang, years=_span_text(absent)))
         keep = [y for y in study.years if y in have]
         if not keep:
-            raise InputError(f"none of the study's years ({study.period}) is in the data "
-                             f"({min(have)}-{max(have)})", file=str(study.path) if study.path else None,
-                             hint="change 'period' in the study file")
+            raise InputError(MSG("no_years", lang, period=study.period, first=min(have), last=max(have)),
+                             file=str(study.path) if study.path else None, hint=MSG("no_years_hint", lang))
         panel = panel.subset(years=keep)
     if report is not None:
         _note_exclusions(panel, report)

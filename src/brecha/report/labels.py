@@ -51,6 +51,18 @@ LABELS = Catalog({
                   "{par_pct} % menor (RAP% {period}, IC 95 %: {lo}–{hi} %).",
                   "If every {unit} had the reference's rate ({ref}), the IMR of the whole area would be {par_pct} % "
                   "lower (PAR% {period}, 95 % CI {lo}–{hi} %)."),
+    "h_gap_noise": ("Atención: el suavizado atribuye al azar el {pct} % de la variación de las tasas (media "
+                    "ponderada de la contracción); la diferencia real entre {units} es mucho menor que esta razón.",
+                    "Caution: smoothing attributes {pct} % of the variation of the rates to chance (births-weighted "
+                    "mean shrinkage); the true difference between {units} is much smaller than this ratio."),
+    "br_underreg": ("Tasas directas SIM/SINASC: el subregistro de defunciones, sobre todo en el Norte y el Nordeste y "
+                    "en los primeros años, las deja por debajo de las estimaciones corregidas de IBGE/RIPSA; las "
+                    "diferencias entre municipios y su descenso en el tiempo mezclan mortalidad y registro "
+                    "(Szwarcwald et al. 2002).",
+                    "Direct SIM/SINASC rates: under-registration of deaths, mainly in the North and Northeast and in "
+                    "the early years, puts them below IBGE/RIPSA's corrected estimates; differences between "
+                    "municipalities and their fall over time mix mortality and registration (Szwarcwald et al. "
+                    "2002)."),
     "h_ci": ("IC 95 %: {lo}–{hi}", "95 % CI {lo}–{hi}"),
     "h_rank_overlap": ("Los intervalos de 95 % de las dos listas se superponen: el orden es incierto.",
                        "The 95 % intervals of the two lists overlap: the ranking is uncertain."),
@@ -93,8 +105,14 @@ LABELS = Catalog({
     "h_rank_note_raw": ("Tasas observadas {period} de las {units} con al menos {min} nacimientos.",
                         "Observed rates {period} of the {units} with at least {min} births."),
     "h_map": ("Mapa de la TMI {period}", "Map of the IMR {period}"),
-    "h_scope": ("{n} {units}, {period}; {births} nacimientos y {deaths} defunciones infantiles.",
-                "{n} {units}, {period}; {births} live births and {deaths} infant deaths."),
+    "h_scope": ("{n} {units}, {period}; {births} nacimientos y {deaths} defunciones {kind}.",
+                "{n} {units}, {period}; {births} live births and {deaths} {kind} deaths."),
+    "deaths_infant": ("infantiles", "infant"), "deaths_neonatal": ("neonatales", "neonatal"),
+    "deaths_postneonatal": ("posneonatales", "post-neonatal"),
+    "ex_outcomes": ("este informe analiza solo el primer resultado del estudio ({first}); no incluye: {rest} "
+                    "(haga un estudio por resultado)",
+                    "this report analyses only the study's first outcome ({first}); not included: {rest} "
+                    "(run one study per outcome)"),
     "births_caveat_short": ("Nacimientos 2000-2009: solo de madres de 15 a 49 años (2-5 % bajo el total oficial; "
                             "tasas algo altas en esos años).",
                             "Births 2000-2009: mothers aged 15-49 only (2-5 % below the official total; rates of "
@@ -295,8 +313,33 @@ _MASCULINE = (("todas las municipios", "todos los municipios"), ("Ninguna de las
               ("entre las que tienen", "entre los que tienen"))
 
 
+# The labels name the infant mortality rate (IMR / TMI); a report on another outcome renames it everywhere.
+OUTCOME = {"name": "infant"}
+_RATE_NAMES = {"neonatal": {"IMR": "NMR", "TMI": "TMN", "Infant mortality rate": "Neonatal mortality rate",
+                            "Tasa de mortalidad infantil": "Tasa de mortalidad neonatal"},
+               "postneonatal": {"IMR": "PNMR", "TMI": "TMPN", "Infant mortality rate": "Post-neonatal mortality rate",
+                                "Tasa de mortalidad infantil": "Tasa de mortalidad posneonatal"}}
+
+
+def set_outcome(name: str) -> str:
+    """Set the outcome the labels name (``infant``, ``neonatal``, ``postneonatal``); returns the previous one."""
+    previous = OUTCOME["name"]
+    OUTCOME["name"] = name
+    return previous
+
+
+def _rename_rate(text: str) -> str:
+    import re
+
+    names = _RATE_NAMES.get(OUTCOME["name"])
+    if not names:
+        return text
+    pattern = re.compile(r"\b(" + "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True)) + r")\b")
+    return pattern.sub(lambda m: names[m.group(1)], text)
+
+
 def L(key: str, lang: str, **fields) -> str:
-    text = LABELS(key, lang=lang, **fields)
+    text = _rename_rate(LABELS(key, lang=lang, **fields))
     if lang == "es" and (fields.get("units") == "municipios" or fields.get("unit") == "municipio"):
         for feminine, masculine in _MASCULINE:
             text = text.replace(feminine, masculine)

@@ -25,13 +25,22 @@ TEXTS = [
      "(Kunst y Mackenbach 1994). Su dirección es el cambio porcentual anual de esa razón, "
      "<span class=formula>CPA = (e<sup>b</sup> − 1) × 100</span>, con b la pendiente de MCO de ln(razón) sobre el "
      "año e IC t con n − 2 gl: se cierra si todo el IC está bajo 0. Los grupos fijos según la tasa de todo el "
-     "período exageran algo la brecha (regresión a la media); la suavización lo atenúa.</p>",
+     "período exageran algo la brecha (regresión a la media); la suavización lo atenúa. IC de la razón del "
+     "período: <span class=formula>exp(ln RR ± 1,96·√(1/D<sub>1</sub> + 1/D<sub>0</sub>))</span> (Rothman y "
+     "cols. 2008), condicional a los grupos. Si la contracción media ponderada por nacimientos del suavizado "
+     "pasa de 50 %, el informe advierte que la mayor parte de la variación entre unidades es azar. Junto a las "
+     "unidades de mayor y menor tasa va su intervalo posterior de 95 % y el número de unidades sobre el límite "
+     "de 99,8 % del gráfico de embudo.</p>",
      "<p>Units are sorted by their rate over the period (empirical-Bayes smoothed when available) and cut into "
      "fifths of births. The gap is the ratio of the rate of the highest fifth to the lowest fifth (Kunst & "
      "Mackenbach 1994). Its direction is the annual percent change of that ratio, "
      "<span class=formula>APC = (e<sup>b</sup> − 1) × 100</span>, b the OLS slope of ln(ratio) on year, with a "
      "t CI on n − 2 df: the gap is closing when the whole CI is below 0. Groups fixed by the whole-period rate "
-     "overstate the gap a little (regression to the mean); smoothing reduces this.</p>"),
+     "overstate the gap a little (regression to the mean); smoothing reduces this. CI of the period's ratio: "
+     "<span class=formula>exp(ln RR ± 1.96·√(1/D<sub>1</sub> + 1/D<sub>0</sub>))</span> (Rothman et al. 2008), "
+     "conditional on the groups. When the smoothing's births-weighted mean shrinkage exceeds 50 %, the report "
+     "warns that most of the variation between units is chance. The worst and best units carry their 95 % "
+     "posterior interval, and the number of units above the funnel plot's 99.8 % limit is given.</p>"),
     ("disparity", "Brecha frente a la referencia", "Gap against the reference",
      "<p>Razón de tasas RR = TMI<sub>i</sub>/TMI<sub>r</sub>, IC por el método logarítmico "
      "(SE = √(1/D<sub>i</sub> + 1/D<sub>r</sub>)); riesgo atribuible RA = TMI<sub>i</sub> − TMI<sub>r</sub> (IC de "
@@ -112,21 +121,39 @@ REFERENCES = [
     "Garwood F (1936). Fiducial limits for the Poisson distribution. Biometrika 28:437-442.",
     "Kunst AE, Mackenbach JP (1994). Measuring socioeconomic inequalities in health. WHO Regional Office for Europe.",
     "Marshall RJ (1991). Mapping disease and mortality rates using empirical Bayes estimators. Appl Stat 40:283-294.",
+    "Rothman KJ, Greenland S, Lash TL (2008). Modern Epidemiology, 3rd ed. Lippincott Williams & Wilkins.",
     "Schlotheuber A, Hosseinpoor AR (2022). Summary measures of health inequality: a review of existing measures "
     "and their application. Int J Environ Res Public Health 19:3697.",
     "Schneider MC, Castillo-Salgado C, Bacallao J, et al. (2002). Métodos de medición de las desigualdades de "
     "salud. Rev Panam Salud Pública 12(6):398-414.",
     "Spiegelhalter DJ (2005). Funnel plots for comparing institutional performance. Stat Med 24:1185-1202.",
+    "Szwarcwald CL, Leal MC, Andrade CLT, Souza PRB (2002). Estimação da mortalidade infantil no Brasil: o que "
+    "dizem as informações sobre óbitos e nascimentos do Ministério da Saúde? Cad Saúde Pública 18(6):1725-1736.",
     "Walter SD (1976). The estimation and interpretation of attributable risk in health research. "
     "Biometrics 32:829-849.",
     "Wooldridge JM (2010). Econometric Analysis of Cross Section and Panel Data, 2nd ed. MIT Press.",
 ]
 
 
+OUTCOME_NOTE = {
+    "neonatal": ("Resultado de este informe: mortalidad neonatal (defunciones de menores de 28 días por 1.000 nacidos "
+                 "vivos); donde las fórmulas dicen TMI y D, léase la tasa neonatal y las defunciones neonatales.",
+                 "Outcome of this report: neonatal mortality (deaths under 28 days per 1,000 live births); where the "
+                 "formulas say IMR and D, read the neonatal rate and neonatal deaths."),
+    "postneonatal": ("Resultado de este informe: mortalidad posneonatal (defunciones de 28 días a menos de un año por "
+                     "1.000 nacidos vivos); donde las fórmulas dicen TMI y D, léase la tasa posneonatal.",
+                     "Outcome of this report: post-neonatal mortality (deaths from 28 days to under one year per "
+                     "1,000 live births); where the formulas say IMR and D, read the post-neonatal rate."),
+}
+
+
 def methods_blocks(study, lang: str) -> list:
     from .build import Block
 
     blocks = [Block("text", text=L("methods_intro", lang))]
+    outcome = study.outcomes[0] if study.outcomes else "infant"
+    if outcome != "infant":  # the formulas below are written for the IMR; say what stands in for it
+        blocks.append(Block("text", text=OUTCOME_NOTE[outcome][0 if lang == "es" else 1]))
     for needs, title_es, title_en, es, en in TEXTS:
         if needs and not study.wants(needs):
             continue

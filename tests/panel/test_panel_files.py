@@ -1,0 +1,181 @@
+"""Panel files end to end: every kind of bad input from a CSV and an Excel file through `brecha panel FILE`,
+in Spanish and English, with the file's real row numbers; warnings; exact round trips of `panel.to_file`."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from brecha import datasets
+from brecha.cli.main import main
+from brecha.errors import BrechaWarning, InputError
+from brecha.i18n import set_language
+from brecha.panel import Panel, read_panel
+
+
+@pytest.fixture(autouse=True)
+def spanish_afterwards():
+    yield
+    set_language("es")
+
+
+def good() -> pd.DataFrame:
+    return pd.DataFrame({"unit": ["01101", "01101", "01107", "01107", "13101"],
+                         "year": [2010, 2011, 2010, 2011, 2010],
+                         "births": [1000, 1100, 500, 520, 9000], "deaths": [8, 9, 4, 5, 60],
+                         "poverty": [10.5, 11.0, 20.1, 19.0, 5.0]})
+
+
+def _bad(kind: str) -> pd.DataFrame:
+    d = good().astype(object)
+    if kind == "duplicate":
+        d.loc[3, "year"] = 2010                       # 01107 2010 twice: data rows 3 and 4
+    elif kind == "negative":
+        d.loc[2, "births"] = -5
+    elif kind == "fraction":
+        d.loc[4, "deaths"] = 2.5
+    elif kind == "text_count":
+        d.loc[2, "births"] = "abc"
+    elif kind == "unknown":
+        d.loc[1, "unit"] = "99999"
+        d.loc[3, "unit"] = "88888"
+    elif kind == "covariate":
+        d.loc[2, "poverty"] = "alto"
+    elif kind == "missing":
+        d = d.drop(columns=["deaths"])
+    return d
+
+
+def _write(d: pd.DataFrame, path):
+    """CSV with a blank line after the first data row (so file rows != data index + 2); Excel as written."""
+    if path.suffix == ".csv":
+        lines = d.to_csv(index=False).splitlines()
+        path.write_text("\n".join(lines[:2] + [""] + lines[2:]) + "\n")
+        return 1  # data rows after the blank line move down by one
+    d.to_excel(path, index=False)
+    return 0
+
+
+# kind -> (data row indices with the problem, column, English words, Spanish words)
+CASES = {
+    "duplicate": ([2, 3], "unit, year", "repeated (unit, year) pairs: '01107 2010'", "pares (unidad, año) repetidos"),
+    "negative": ([2], "births", "negative counts: -5", "conteos negativos: -5"),
+    "fraction": ([4], "deaths", "counts that are not whole numbers: 2.5", "conteos no enteros: 2.5"),
+    "text_count": ([2], "births", "non-numeric values in a count: 'abc'", "valores no numéricos en un conteo: 'abc'"),
+    "unknown": ([1, 3], "unit", "2 codes unknown to the Chile registry: 88888, 99999",
+                "2 códigos desconocidos en el registro de Chile: 88888, 99999"),
+    "covariate": ([2], "poverty", "non-numeric covariate: 'alto'", "covariable no numérica: 'alto'"),
+    "missing": ([], None, "required columns deaths are missing", "faltan las columnas obligatorias deaths"),
+}
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+@pytest.mark.parametrize("kind", list(CASES))
+def test_bad_file_names_file_real_rows_and_column_in_both_languages(tmp_path, capsys, kind, suffix):
+    path = tmp_path / f"{kind}{suffix}"
+    shift = _write(_bad(kind), path)
+    index, column, english, spanish = CASES[kind]
+    # file row = data index + 2 (header is row 1), + 1 after the CSV's blank line
+    rows = [i + 2 + (shift if i >= 1 else 0) for i in index]
+    for lang, words, file_word, row_word, todo in (("en", english, "file", "row", "What to do"),
+                                                  ("es", spanish, "archivo", "fila", "Qué hacer")):
+        assert main(["--lang", lang, "panel", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert f"{file_word} {path}" in err and words in err and f"{todo}:" in err, err
+        if column:
+            assert f"'{column}'" in err
+        if rows:
+            listed = ", ".join(map(str, rows))
+            assert (f"{row_word}s {listed}" if len(rows) > 1 else f"{row_word} {listed}") in err, err
+            assert f"({row_word} {rows[0]})" in err or kind == "unknown", err
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_deaths_above_births_and_zero_births_warn_and_are_listed(tmp_path, capsys, suffix):
+    d = good()
+    d.loc[0, "deaths"] = 2000
+    d.loc[4, ["births", "deaths"]] = 0
+    path = tmp_path / f"w{suffix}"
+    d.to_csv(path, index=False) if suffix == ".csv" else d.to_excel(path, index=False)
+    assert main(["--lang", "en", "panel", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "1 unit-years with more deaths than births (e.g. 01101 2010)" in out
+    assert "1 unit-years with 0 births: the rate is undefined" in out and "13101 2010" in out
+    assert "Panel is valid." in out
+    with pytest.warns(BrechaWarning) as record:
+        p = read_panel(path)
+    assert len(record) == 2 and len(p.warnings) == 2
+
+
+def test_excel_codes_that_became_numbers_get_their_zeros_back(tmp_path):
+    d = good()
+    d["unit"] = d["unit"].astype(float)               # 1101.0, as Excel stores a code typed as a number
+    path = tmp_path / "numbers.xlsx"
+    d.to_excel(path, index=False)
+    p = read_panel(path)
+    assert p.country == "CL" and p.unit_codes == ["01101", "01107", "13101"]
+    assert p.data["unit"].dtype == object or str(p.data["unit"].dtype) in ("str", "string")
+
+
+def test_brazilian_seven_digit_codes_are_accepted(tmp_path):
+    path = tmp_path / "br.csv"
+    path.write_text("unit,year,births,deaths\n3550308,2010,170000,1900\n1100015,2010,400,6\n")
+    p = read_panel(path)
+    assert p.country == "BR" and p.unit_codes == ["110001", "355030"]
+    assert p.units.set_index("unit").loc["355030", "name"] == "São Paulo"
+
+
+def _roundtrip_panel() -> Panel:
+    chile = datasets.chile().subset(years=[2010, 2011])  # real covariates with full float precision
+    return chile
+
+
+@pytest.mark.filterwarnings("ignore::brecha.errors.BrechaWarning")
+@pytest.mark.parametrize("suffix", [".csv", ".parquet", ".json", ".xlsx"])
+def test_to_file_then_read_panel_round_trips(tmp_path, suffix):
+    p = _roundtrip_panel()
+    path = tmp_path / f"panel{suffix}"
+    p.to_file(path)
+    q = read_panel(path)
+    assert q.country == "CL" and q.data.columns.tolist() == p.data.columns.tolist()
+    assert q.data.dtypes.astype(str).tolist() == p.data.dtypes.astype(str).tolist()
+    assert q.data["unit"].str.len().eq(5).all() and q.data["unit"].iloc[0] == "01101"
+    # .xlsx keeps 15 significant digits (Excel's own precision); the other formats are bit-exact
+    pd.testing.assert_frame_equal(q.data, p.data, check_exact=suffix != ".xlsx", rtol=1e-14)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet", ".json", ".xlsx"])
+def test_round_trip_keeps_leading_zeros_and_missing_counts_without_a_registry(tmp_path, suffix):
+    p = Panel(pd.DataFrame({"unit": ["001", "002", "010"], "year": [2010] * 3,
+                            "births": pd.array([10, 20, pd.NA], dtype="Int64"), "deaths": [1, 0, 2],
+                            "x": [1 / 3, np.nan, 2.5e-7]}))
+    path = tmp_path / f"s{suffix}"
+    p.to_file(path)
+    q = read_panel(path, country=None)
+    pd.testing.assert_frame_equal(q.data, p.data, check_exact=suffix != ".xlsx", rtol=1e-14)
+
+
+def test_embedded_data_records_its_warnings_without_emitting_them():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BrechaWarning)
+        chile = datasets.chile()
+    assert any("43" in w and "0" in w for w in chile.warnings)
+    # the same data from a user's file still warns
+    with pytest.warns(BrechaWarning, match="43"):
+        Panel(chile.data[["unit", "year", "births", "deaths"]], country="CL")
+
+
+def test_unknown_example_is_refused_in_both_languages():
+    for lang, words in (("en", "unknown example 'peru'"), ("es", "ejemplo 'peru' desconocido")):
+        set_language(lang)
+        with pytest.raises(InputError, match=words):
+            read_panel("example:peru")
+
+
+def test_example_brazil_summary(capsys):
+    assert main(["--lang", "en", "panel", "--example", "brazil"]) == 0
+    out = capsys.readouterr().out
+    assert "5570 units, years 2000-2019, 111400 rows, country BR" in out
+    assert "SINASC" in out and "Panel is valid." in out
