@@ -85,8 +85,10 @@ MSG = Catalog({
                  "none of the requested years ({asked}) is in the panel ({have})"),
     "unknown_subset_units": ("unidades pedidas que no están en el panel: {codes}",
                              "requested units that are not in the panel: {codes}"),
-    "unknown_region": ("región '{region}' desconocida; regiones del panel: {have}",
-                       "unknown region '{region}'; regions of the panel: {have}"),
+    "unknown_region": ("región '{value}' desconocida; regiones del panel: {have}",
+                       "unknown region '{value}'; regions of the panel: {have}"),
+    "unknown_province": ("provincia '{value}' desconocida; provincias del panel: {have}",
+                         "unknown province '{value}'; provinces of the panel: {have}"),
     "no_level": ("no se puede agregar a '{level}': faltan los atributos de unidad",
                  "cannot aggregate to '{level}': the unit attributes are missing"),
     "aggregated": ("agregado a {level}: conteos y población sumados; las demás covariables como promedios "
@@ -261,14 +263,21 @@ class Panel:
                 continue
             wanted = [wanted] if isinstance(wanted, (str, int)) else list(wanted)
             have = self.units[level].astype(str)
-            wanted = [str(w) for w in wanted]
-            # accept "13" for region "13", and "5" for region "05"
+            wanted = [str(w).strip() for w in wanted]
+            # accept "13" for region "13", "5" for region "05", and the name ("SP", "Región de Ñuble")
             norm = {h.lstrip("0"): h for h in have.unique()}
-            resolved = [w if w in set(have) else norm.get(w.lstrip("0"), w) for w in wanted]
+            names = {}
+            if f"{level}_name" in self.units:
+                for code, name in zip(have, self.units[f"{level}_name"].astype(str)):
+                    names.setdefault(name.strip().lower(), code)
+            resolved = [w if w in set(have) else norm.get(w.lstrip("0"), names.get(w.lower(), w)) for w in wanted]
             bad = [w for w in resolved if w not in set(have)]
             if bad:
-                raise InputError(MSG("unknown_region", region=", ".join(bad),
-                                     have=", ".join(sorted(have.unique()))))
+                listing = sorted(have.unique())
+                if f"{level}_name" in self.units:
+                    pairs = self.units[[level, f"{level}_name"]].drop_duplicates(level).astype(str)
+                    listing = [f"{c} {n}" for c, n in sorted(zip(pairs[level], pairs[f"{level}_name"]))]
+                raise InputError(MSG(f"unknown_{level}", value=", ".join(bad), have=", ".join(listing)))
             d = d[d["unit"].isin(self.units.loc[have.isin(resolved), "unit"])]
         if years is not None:
             yrs = [years] if isinstance(years, int) else list(years)

@@ -63,3 +63,13 @@ def test_ingest_table_writes_the_canonical_panel_by_extension(tmp_path, suffix, 
 def test_unknown_output_extension_is_refused(tmp_path, capsys):
     assert main(["panel", "--example", "chile", "-o", str(tmp_path / "x.txt")]) == 2
     assert ".csv" in capsys.readouterr().err
+
+
+def test_ingest_table_lists_data_warnings_once(tmp_path, capsys):
+    src = tmp_path / "w.csv"
+    src.write_text("unit,year,births,deaths\n01101,2010,3,5\n13101,2010,0,0\n")
+    assert main(["--lang", "en", "ingest", "table", str(src), "-o", str(tmp_path / "p.parquet")]) == 0
+    captured = capsys.readouterr()
+    text = captured.out + captured.err
+    assert text.count("more deaths than births (e.g. 01101 2010)") == 1
+    assert text.count("0 births: the rate is undefined") == 1 and "Warnings:" in captured.out

@@ -49,3 +49,19 @@ def test_subset_by_region_province_and_pooling(chile):
     yearly = chile.data[(chile.data["unit"] == "01101") & chile.data["year"].between(2005, 2014)]
     assert pooled["period"] == "2005-2014" and pooled["n_years"] == 10
     assert pooled["events"] == yearly["deaths"].sum() and pooled["births"] == yearly["births"].sum()
+
+
+def test_subset_by_name_and_unknown_names_listed(chile):
+    from brecha.errors import InputError
+    from brecha.i18n import set_language
+
+    assert chile.subset(region="Región Metropolitana de Santiago").unit_codes == chile.subset(region="13").unit_codes
+    brazil = datasets.brazil()
+    assert len(brazil.subset(province="SP").unit_codes) == 645  # São Paulo state: 645 municipalities (IBGE)
+    assert len(brazil.subset(region="Nordeste").unit_codes) == 1794
+    set_language("en")
+    try:
+        with pytest.raises(InputError, match="unknown province 'XX'; provinces of the panel: 011 Iquique"):
+            chile.subset(province="XX")
+    finally:
+        set_language("es")

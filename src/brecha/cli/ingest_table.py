@@ -1,6 +1,9 @@
 """``brecha ingest table FILE[=VARIABLE] ...``: CSV/Excel/Parquet tables (long or wide) into a panel file."""
 from __future__ import annotations
 
+import warnings
+
+from ..errors import BrechaWarning
 from ..i18n import Catalog
 from .common import write_output
 
@@ -18,6 +21,7 @@ MSG = Catalog({
                   "column of unit names, when there are no codes (tolerant matching: accents, case, variants "
                   "such as Aysén/Aisén)"),
     "sheet_help": ("hoja de Excel (nombre o número, desde 0)", "Excel sheet (name or number, from 0)"),
+    "warnings": ("Avisos:", "Warnings:"),
     "done": ("Panel: {units} unidades, años {years}, {rows} filas",
              "Panel: {units} units, years {years}, {rows} rows"),
 })
@@ -48,10 +52,14 @@ def run(args) -> int:
         mapping["country"] = None if args.country.lower() in ("auto", "none") else args.country
     sheet = int(args.sheet) if str(args.sheet).isdigit() else args.sheet
     country = None if args.country.lower() == "none" else args.country
-    panel = read_tables(args.files, mapping, country=country, sheet=sheet)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", BrechaWarning)  # the panel keeps its warnings; printed once below
+        panel = read_tables(args.files, mapping, country=country, sheet=sheet)
     years = panel.years
     print(MSG("done", units=len(panel.unit_codes), years=f"{years[0]}-{years[-1]}", rows=len(panel.data)))
-    for w in panel.warnings:
-        print(f"  - {w}")
+    if panel.warnings:
+        print(MSG("warnings"))
+        for w in panel.warnings:
+            print(f"  - {w}")
     write_output(panel.data, args)
     return 0

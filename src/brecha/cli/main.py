@@ -40,13 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"brecha {__version__}", help=MSG("version_help"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as exc:  # a command still being built in this checkout
-            if exc.name == f"{__package__}.{name}":
-                continue
-            raise
-        module.add_parser(sub)
+        importlib.import_module(f"{__package__}.{name}").add_parser(sub)
     return parser
 
 
