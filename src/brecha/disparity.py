@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import InputError, warn
-from .i18n import Catalog
+from .i18n import Catalog, get_language
 from .intervals import as_float, check_conf_level, join_flags, poisson_exact_limits, z_value
 from .intervals import divide as _div
 from .rates import carry_notes, events_table
@@ -604,7 +604,8 @@ def resolve_reference(panel, spec, years=None, outcome: str = "infant", units=No
         chosen = means[means <= threshold] if lowest else means[means >= threshold]
         codes = sorted(chosen.index.astype(str).tolist())
         label = MSG("quintile_label", n=len(codes), total=total, side=MSG("lowest" if lowest else "highest"),
-                    covariate=covariate, period=period, op="≤" if lowest else "≥", threshold=threshold)
+                    covariate=covariate, period=period, op="≤" if lowest else "≥",
+                    threshold=_ProseNumber(threshold))
         return codes, f"{side.lower()}:{covariate}: {label}"
     codes = _normalise_codes(panel, [c.strip() for c in text.split(",") if c.strip()])
     return _explicit(codes, present, unit_attrs)
@@ -634,16 +635,26 @@ def _best_reference(ev, key: str, text: str, period: str, unit_attrs) -> tuple[l
     excluded = int((ok & ~enough).sum())
     if automatic and min_births > 0:
         extra = MSG("best_auto_extra", n=int(enough.sum()), min_births=min_births,
-                    expected=BEST_MIN_EXPECTED, overall=overall * 1000, excluded=excluded)
+                    expected=BEST_MIN_EXPECTED, overall=_ProseNumber(overall * 1000), excluded=excluded)
     else:
         extra = MSG("best_extra", n=excluded, min_births=min_births) if min_births > 0 else ""
     if len(codes) == 1:
         name = _name_of(unit_attrs, codes[0])
-        label = MSG("best_label", unit=codes[0], name=f" {name}" if name else "", rate=best * 1000,
+        label = MSG("best_label", unit=codes[0], name=f" {name}" if name else "", rate=_ProseNumber(best * 1000),
                     period=period, extra=extra)
     else:
-        label = MSG("best_tied_label", rate=best * 1000, period=period, units=", ".join(codes), extra=extra)
+        label = MSG("best_tied_label", rate=_ProseNumber(best * 1000), period=period, units=", ".join(codes),
+                    extra=extra)
     return codes, label
+
+
+class _ProseNumber(float):
+    """A number written into a sentence (a reference label): decimal comma in Spanish, point in English.
+    Numeric columns keep their float values; only the words change."""
+
+    def __format__(self, spec: str) -> str:
+        text = float.__format__(self, spec)
+        return text.replace(".", ",") if get_language() == "es" else text
 
 
 def _name_of(unit_attrs, code: str) -> str:

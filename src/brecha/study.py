@@ -7,7 +7,7 @@ A study file looks like this (every field is explained in ``docs/studies.md``)::
     language = "es"
     country = "CL"
     period = "2005-2014"
-    outcomes = ["infant"]
+    outcomes = ["infant"]      # or several (DEIS microdata): ["infant", "neonatal", "postneonatal"]
 
     [data]
     example = "chile"          # or: panel = "my_panel.csv"   or: deis = { deaths = [...], births = [...] }

@@ -170,7 +170,7 @@ def test_cli_in_spanish_prints_and_saves_the_ledger(tmp_path, capsys, monkeypatc
     out = tmp_path / "araucania.csv"
     assert brecha_main(["--lang", "es", "ingest", "deis", "--deaths", str(RAW), "-o", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "Registro de filas" in printed and "filas leídas" in printed and "8,619" in printed
+    assert "Registro de filas" in printed and "filas leídas" in printed and "8.619" in printed and "8,619" not in printed
     assert "56 defunciones infantiles (41 neonatales, 15 posneonatales)" in printed
     ledger = pd.read_csv(tmp_path / "araucania.ledger.csv")
     assert "edad 1 año o más (no es defunción infantil)" in set(ledger["label"])

@@ -11,6 +11,7 @@ import pytest
 from brecha.disparity import (MEASURES, attributable_fraction, attributable_risk, disparity,
                               population_attributable_risk, rate_ratio, resolve_reference)
 from brecha.errors import BrechaWarning, InputError
+from brecha.i18n import get_language, set_language
 from brecha.panel import Panel
 
 
@@ -239,8 +240,16 @@ def test_units_subset_with_reference_outside_uses_independent_reference():
 def test_resolve_best_lowest_pooled_rate_skips_zero_births():
     ev = pd.DataFrame({"unit": ["A", "A", "B", "B", "C", "C"], "year": [2010, 2011] * 3,
                        "events": [1, 1, 3, 4, 0, 0], "births": [500, 500, 1000, 1000, 0, 0]})
-    codes, label = resolve_reference(ev, "best:0")
-    assert codes == ["A"] and "2.00" in label
+    before = get_language()
+    try:
+        set_language("en")
+        codes, label = resolve_reference(ev, "best:0")
+        assert codes == ["A"] and "2.00 per 1,000" in label
+        set_language("es")  # a label is prose: decimal comma in Spanish
+        codes, label = resolve_reference(ev, "best:0")
+        assert codes == ["A"] and "2,00 por 1.000" in label
+    finally:
+        set_language(before)
     # plain "best" asks for 20 expected deaths at the overall rate 9/3000: 6,667 births; none has them
     with pytest.raises(InputError, match="6667") as err:
         resolve_reference(ev, "best")

@@ -144,7 +144,7 @@ def test_ordered_inequality_ranks_each_year_by_that_years_covariate(default_repo
 
 def test_deis_neonatal_study_names_its_outcome_and_warns_about_chance(tmp_path):
     """DEIS-format microdata (synthetic, known truth), outcome neonatal: the headline counts neonatal deaths,
-    the labels say NMR not IMR, the second outcome is reported as not included, and with small counts the
+    the labels say NMR not IMR (but in the second outcome's own section), and with small counts the
     gap card warns that the spread is mostly chance (births-weighted shrinkage > 50 %)."""
     from brecha.ingest.synthetic import generate
 
@@ -161,10 +161,13 @@ def test_deis_neonatal_study_names_its_outcome_and_warns_about_chance(tmp_path):
     np.testing.assert_array_equal(national["events"].astype(int), by_year["deaths_neonatal"])
     assert f"{int(truth['deaths_neonatal'].sum()):,} neonatal deaths" in report.headline["scope"]
     assert report.headline["national"]["title"].startswith("Neonatal mortality rate")
-    assert any("first outcome (neonatal)" in e and "infant" in e for e in report.excluded)
+    assert [o["outcome"] for o in report.headline["others"]] == ["infant"]
     html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
-    body = html[: html.index('<section id="methods"')]  # the methods keep the IMR formulas, with a note
-    assert "DEIS &lt;neonatal&gt;" in html and "IMR" not in body and ">NMR<" in body
+    # the methods keep the IMR formulas, with a note; the infant outcome has its own section
+    body = html[: html.index('<section id="outcome_infant"')]
+    assert "DEIS &lt;neonatal&gt;" in html and "IMR" not in body.replace("#outcome_infant", "") and ">NMR<" in body
+    infant = html[html.index('<section id="outcome_infant"'):html.index('<section id="data"')]
+    assert "IMR" in infant and "NMR" not in infant
     assert "where the formulas say IMR and D, read the neonatal rate" in html
     smoothed = report.table("smoothed")
     share = (smoothed["shrinkage"] * smoothed["births"]).sum() / smoothed["births"].sum()

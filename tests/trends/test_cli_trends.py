@@ -83,7 +83,8 @@ def test_cli_summary_flags_and_panel_notes(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "decrecientes" in text and "crecientes" in text and "estacionarias" in text
     assert "51 sin clasificar" in text and "10 sin estimación" in text and "add-half" in text
-    assert "Notas del panel" in text and "15 a 49" in text
+    assert "\nNotas:\n  - " in text and "15 a 49" in text  # the same notes block as every command
+    assert "(alpha 0,05)" in text  # a number in a Spanish sentence takes a decimal comma
     table = pd.read_csv(out, dtype={"unit": str}).set_index("unit")
     assert {"first_year", "last_year", "sparse"} <= set(table.columns)
     assert table.loc["01107", "first_year"] == 2005 and "2004" in table.loc["01107", "note"]

@@ -7,7 +7,7 @@ import re
 import pandas as pd
 
 from ..errors import InputError
-from ..i18n import Catalog
+from ..i18n import Catalog, get_language
 
 MSG = Catalog({
     "panel_help": ("archivo de panel (.csv, .parquet, .xlsx, .json) o nada si se usa --example",
@@ -23,6 +23,11 @@ MSG = Catalog({
                    "give a panel file or --example, not both"),
     "bad_years": ("no se entiende '{text}' como años", "cannot read '{text}' as years"),
     "saved": ("Guardado: {path} ({rows} filas)", "Saved: {path} ({rows} rows)"),
+    "notes": ("Notas:", "Notes:"),
+    "years_missing": ("años pedidos que no están en el panel ({have}): {years}; se usan los demás",
+                      "years asked for that are not in the panel ({have}): {years}; the others are used"),
+    "region_help": ("analizar solo esta(s) región(es), p. ej. 13 o 13,05",
+                    "analyse only this region (or regions), e.g. 13 or 13,05"),
 })
 
 
@@ -65,10 +70,62 @@ def load_panel(args):
     if getattr(args, "example", None) and getattr(args, "panel", None):
         raise InputError(MSG("both_panel"))
     if getattr(args, "example", None):
-        return read_panel(f"example:{args.example}")
-    if not getattr(args, "panel", None):
+        panel = read_panel(f"example:{args.example}")
+    elif not getattr(args, "panel", None):
         raise InputError(MSG("need_panel"))
-    return read_panel(args.panel)
+    else:
+        panel = read_panel(args.panel)
+    warn_missing_years(panel, getattr(args, "years", None))
+    return panel
+
+
+def warn_missing_years(panel, years) -> None:
+    """--years 2014-2016 on a panel that ends in 2015: say that 2016 is not there (the analyses use the
+    years they find; none at all is an error raised by the analysis)."""
+    if not years:
+        return
+    have = set(panel.years)
+    missing = [y for y in years if y not in have]
+    if missing and len(missing) < len(years):
+        from ..errors import warn
+
+        span = f"{min(have)}-{max(have)}" if have else "-"
+        warn(MSG("years_missing", have=span, years=", ".join(map(str, missing))))
+
+
+def print_notes(notes) -> None:
+    """The caveats that travel with a result, printed the same way by every command:
+    a "Notas:"/"Notes:" line, then one "  - note" line each (duplicates dropped, order kept)."""
+    notes = [str(n) for n in dict.fromkeys(notes or ()) if n]
+    if notes:
+        print(MSG("notes"))
+        for note in notes:
+            print(f"  - {note}")
+
+
+def prose_number(value, spec: str = "g") -> str:
+    """A number for a sentence: '0,05' in Spanish, '0.05' in English (tables keep '.')."""
+    text = format(value, spec)
+    return text.replace(".", ",") if get_language() == "es" else text
+
+
+def prose_count(value) -> str:
+    """A whole number for a sentence, thousands grouped as the ledger does: '27.281' in Spanish, '27,281' in
+    English."""
+    text = f"{int(value):,}"
+    return text.replace(",", ".") if get_language() == "es" else text
+
+
+def add_region_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--region", help=MSG("region_help"))
+
+
+def load_region_subset(args):
+    """The panel of PANEL/--example, restricted to --region (codes separated by commas) when given."""
+    panel = load_panel(args)
+    text = getattr(args, "region", None)
+    wanted = [r.strip() for r in text.split(",") if r.strip()] if text else None
+    return panel.subset(region=wanted) if wanted else panel
 
 
 def write_output(df: pd.DataFrame, args, *, sheets=None) -> None:

@@ -13,6 +13,9 @@ MSG = Catalog({
     "outcome_help": ("resultado: infant, neonatal o postneonatal", "outcome: infant, neonatal or postneonatal"),
     "by_year_help": ("un embudo por año (por defecto se suman los años)",
                      "one funnel per year (by default the years are pooled)"),
+    "pool_help": ("sumar los años en un solo embudo (lo que se hace por defecto; aceptado como en los demás "
+                  "comandos)", "pool the years into one funnel (the default; accepted as in the other commands)"),
+    "pool_and_by_year": ("--pool y --by-year se excluyen", "--pool and --by-year exclude each other"),
     "over_help": ("ajuste por sobredispersión: none (por defecto), additive o multiplicative",
                   "overdispersion adjustment: none (default), additive or multiplicative"),
     "target_help": ("tasa objetivo por 1.000 (por defecto la tasa total)",
@@ -31,6 +34,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--outcome", default="infant", help=MSG("outcome_help"))
     add_years_argument(p)
     p.add_argument("--by-year", action="store_true", help=MSG("by_year_help"))
+    p.add_argument("--pool", action="store_true", help=MSG("pool_help"))
     p.add_argument("--overdispersion", default="none", choices=["none", "additive", "multiplicative"],
                    help=MSG("over_help"))
     p.add_argument("--target", type=float, help=MSG("target_help"))
@@ -44,6 +48,10 @@ def run(args) -> int:
     from ..io import write_table
     from ..smoothing import funnel, funnel_curve
 
+    if args.pool and args.by_year:
+        from ..errors import InputError
+
+        raise InputError(MSG("pool_and_by_year"))
     panel = load_subset(args)
     table = funnel(panel, outcome=args.outcome, years=args.years, pool=not args.by_year,
                    overdispersion=None if args.overdispersion == "none" else args.overdispersion,

@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 from ..i18n import Catalog
-from .common import add_output_argument, add_panel_argument, add_years_argument, load_panel, write_output
+from .common import (add_output_argument, add_panel_argument, add_region_argument, add_years_argument,
+                     load_region_subset, print_notes, write_output)
+
+# The output columns are a contract (issue 5): these first, in this order.
+CONTRACT = ["period", "outcome", "measure", "estimate", "lower", "upper", "se", "method"]
 
 MSG = Catalog({
     "help": ("medidas resumen de desigualdad entre todas las unidades (OMS, Gini, concentración)",
@@ -74,11 +78,19 @@ def add_parser(subparsers) -> None:
     p.add_argument("--conf-level", dest="conf_level", type=float, default=0.95, help=MSG("conf_level"))
     add_years_argument(p)
     p.add_argument("--pool", action="store_true", help=MSG("pool"))
+    add_region_argument(p)
     p.add_argument("--covariate", metavar="NAME", help=MSG("covariate"))
     p.add_argument("--weight", metavar="WEIGHT", help=MSG("weight"))
     p.add_argument("--comovement", action="store_true", help=MSG("comovement"))
     add_output_argument(p)
     p.set_defaults(func=run)
+
+
+def write_result(table, args, first) -> None:
+    """Print the data's caveats like every command, then write (an .xlsx gets them in a 'notes' sheet)."""
+    from .rates import write_result as write_with_notes
+
+    write_with_notes(table, args, first)
 
 
 def run(args) -> int:
@@ -87,7 +99,7 @@ def run(args) -> int:
 
     if (args.comovement or args.weight) and not args.covariate:
         raise InputError(MSG("need_covariate"), hint=MSG("comovement_hint"))
-    panel = load_panel(args)
+    panel = load_region_subset(args)
     if args.covariate:
         return _covariate(panel, args)
     reference = None
@@ -99,7 +111,7 @@ def run(args) -> int:
                         bootstrap=args.bootstrap, seed=args.seed, conf_level=args.conf_level,
                         favourable=args.favourable, advantaged=args.advantaged, draws=args.draws,
                         bootstrap_ci=args.bootstrap_ci)
-    write_output(result, args)
+    write_result(result, args, CONTRACT)
     return 0
 
 
@@ -121,7 +133,7 @@ def _covariate(panel, args) -> int:
     if not args.comovement:
         table = covariate_inequality(panel, args.covariate, weight=weight, years=args.years,
                                      measures=args.measures, pool=args.pool)
-        write_output(table, args)
+        write_result(table, args, CONTRACT)
         return 0
     from ..inequality import parse_measures
 
@@ -138,5 +150,6 @@ def _covariate(panel, args) -> int:
     table.insert(0, "outcome", outcome["outcome"].iloc[0] if len(outcome) else args.outcome)
     table.insert(1, "covariate", args.covariate)
     table.insert(2, "weight", weight or "none")
+    print_notes(outcome.attrs.get("notes") or money.attrs.get("notes") or [])
     write_output(table, args, sheets={"comovement": table, "outcome": outcome, "covariate": money})
     return 0

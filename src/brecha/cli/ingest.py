@@ -12,7 +12,7 @@ import importlib
 import warnings
 
 from ..i18n import Catalog
-from .common import add_years_argument
+from .common import add_years_argument, prose_count
 
 # modules of brecha.cli that add an ``ingest`` sub-command (besides ``deis``, defined here)
 SUBCOMMANDS = ("ingest_table",)
@@ -95,7 +95,7 @@ def run_deis(args) -> int:
 
     def total(column):
         value = d[column].sum(min_count=1)
-        return "-" if pd.isna(value) else f"{int(value):,}"
+        return "-" if pd.isna(value) else prose_count(value)
 
     if not args.quiet:
         print(result.ledger.format())

@@ -5,7 +5,7 @@ import warnings
 
 from ..errors import BrechaWarning
 from ..i18n import Catalog
-from .common import write_output
+from .common import add_output_argument, write_output
 
 MSG = Catalog({
     "help": ("tablas CSV/Excel/Parquet (largas o anchas) a un archivo de panel",
@@ -38,7 +38,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--name-col", help=MSG("name_help"))
     p.add_argument("--country", default="auto", help=MSG("country_help"))
     p.add_argument("--sheet", default="0", help=MSG("sheet_help"))
-    p.add_argument("-o", "--output", required=True, metavar="OUT")
+    add_output_argument(p, required=True)
     p.set_defaults(func=run)
 
 

@@ -25,9 +25,9 @@ MSG = Catalog({
                         "poverty_multidimensional, health_spending_pc, schooling, sapu, distance_hospital_km; "
                         "Brazil: health_spending_pc, poverty, income_pc, gini)"),
     "models_help": ("modelos separados por comas: pooled, fe, fe2, re, between, fd, cre, poisson, negbin, "
-                    "poisson_fe, poisson_re (por defecto pooled,fe,re)",
+                    "poisson_fe, poisson_re, negbin_fe (por defecto pooled,fe,re)",
                     "comma-separated models: pooled, fe, fe2, re, between, fd, cre, poisson, negbin, poisson_fe, "
-                    "poisson_re (default pooled,fe,re)"),
+                    "poisson_re, negbin_fe (default pooled,fe,re)"),
     "se_help": ("errores estándar: unadjusted, robust, clustered (por unidad, por defecto) o driscoll-kraay",
                 "standard errors: unadjusted, robust, clustered (by unit, default) or driscoll-kraay"),
     "weights_help": ("ponderar por nacimientos los modelos lineales", "weight linear models by births"),

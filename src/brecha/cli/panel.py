@@ -4,7 +4,8 @@ from __future__ import annotations
 import warnings
 
 from ..i18n import Catalog
-from .common import add_output_argument, add_panel_argument, load_panel, write_output
+from .common import (add_output_argument, add_panel_argument, add_region_argument, add_years_argument, load_panel,
+                     print_notes, write_output)
 
 MSG = Catalog({
     "help": ("valida y resume un archivo de panel", "validate and summarise a panel file"),
@@ -26,6 +27,8 @@ def add_parser(subparsers) -> None:
     p = subparsers.add_parser("panel", help=MSG("help"), description=MSG("help"))
     add_panel_argument(p)
     p.add_argument("--country", default="auto", help=MSG("country_help"))
+    add_years_argument(p)
+    add_region_argument(p)
     add_output_argument(p)
     p.set_defaults(func=run)
 
@@ -39,21 +42,22 @@ def run(args) -> int:
             panel = read_panel(args.panel, country=None if args.country.lower() == "none" else args.country)
         else:
             panel = load_panel(args)
+        if args.years or args.region:  # summarise only those years / regions, as the analyses would use them
+            regions = [r.strip() for r in args.region.split(",") if r.strip()] if args.region else None
+            panel = panel.subset(years=args.years, region=regions)
     years = panel.years
     print(MSG("header", source=panel.source or "-", units=len(panel.unit_codes),
               years=f"{years[0]}-{years[-1]}" if years else "-", rows=len(panel.data),
               country=panel.country or "-"))
     print(MSG("outcomes", outcomes=", ".join(panel.outcomes)))
     print(MSG("covariates", covariates=", ".join(panel.covariates) or MSG("none")))
-    if panel.notes:
-        print(MSG("notes"))
-        for note in panel.notes:
-            print(f"  - {note}")
+    print_notes(panel.notes)
     if panel.warnings:
         print(MSG("warnings"))
         for w in panel.warnings:
             print(f"  - {w}")
-    print(MSG("totals"))
+    if not args.output:
+        print(MSG("totals"))
     summary = panel.summary()
     write_output(summary, args)
     print(MSG("valid"))

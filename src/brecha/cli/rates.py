@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..i18n import Catalog
 from ..intervals import CI_METHODS
-from .common import add_output_argument, add_panel_argument, add_years_argument, load_panel, write_output
+from .common import (add_output_argument, add_panel_argument, add_years_argument, load_panel, print_notes,
+                     write_output)
 
 MSG = Catalog({
     "help": ("tasas por 1.000 nacidos vivos con intervalos de confianza",
@@ -66,10 +67,7 @@ def write_result(table, args, first) -> None:
     categorical = [c for c in table.columns if isinstance(table[c].dtype, pd.CategoricalDtype)]
     if categorical and getattr(args, "output", None):
         table = table.astype({c: "str" for c in categorical})
-    if notes:
-        print(MSG("notes"))
-        for note in notes:
-            print(f"- {note}")
+    print_notes(notes)
     out = str(getattr(args, "output", None) or "")
     if notes and out.lower().endswith(".xlsx"):
         write_output(table, args, sheets={"results": table, "notes": pd.DataFrame({"note": notes})})

@@ -20,7 +20,7 @@ MSG = Catalog({
     "out_help": ("carpeta de salida (por defecto: informe-brecha)", "output folder (default: brecha-report)"),
     "both": ("indique un archivo de estudio o --example, no ambos", "give a study file or --example, not both"),
     "running": ("Estudio: {title}", "Study: {title}"),
-    "done": ("Informe listo en {seconds:.1f} s:", "Report ready in {seconds:.1f} s:"),
+    "done": ("Informe listo en {seconds} s:", "Report ready in {seconds} s:"),
     "html": ("  informe:  {path}", "  report:   {path}"),
     "excel": ("  Excel:    {path} ({n} tablas)", "  Excel:    {path} ({n} tables)"),
     "tables": ("  tablas:   {path}{sep}*.csv", "  tables:   {path}{sep}*.csv"),
@@ -31,6 +31,7 @@ MSG = Catalog({
     "headline": ("Hallazgos principales:", "Headline findings:"),
     "worst": ("mayor mortalidad", "highest mortality"),
     "best": ("menor mortalidad", "lowest mortality"),
+    "others": ("otros resultados", "other outcomes"),
 })
 
 
@@ -94,6 +95,18 @@ def print_headline(report, lang: str) -> None:
         if rows:
             listed = "; ".join(f"{plain(r['name'])} {r['smoothed']} ({r['interval']})" for r in rows)
             print(f"  * {MSG(key, lang=lang)}: {listed}")
+    others = h.get("others") or []
+    if others:  # the study's further outcomes, one line each
+        print(f"  * {MSG('others', lang=lang)}:")
+        for item in others:
+            print(f"    - {plain(item['text'])}")
+
+
+def _number(text: str, lang: str) -> str:
+    """A number written the English way ("1,234.5") in the language's way ("1.234,5" in Spanish)."""
+    from ..report.html import localise
+
+    return localise(text, lang)
 
 
 def print_summary(report, seconds: float, lang: str) -> None:
@@ -101,11 +114,12 @@ def print_summary(report, seconds: float, lang: str) -> None:
 
     print_headline(report, lang)
     f = report.files
-    print(MSG("done", lang=lang, seconds=seconds))
+    print(MSG("done", lang=lang, seconds=_number(f"{seconds:.1f}", lang)))
     print(MSG("html", lang=lang, path=f["html"]))
-    print(MSG("excel", lang=lang, path=f["excel"], n=len(report.tables)))
+    print(MSG("excel", lang=lang, path=f["excel"], n=_number(f"{len(report.tables):,}", lang)))
     print(MSG("tables", lang=lang, path=f["tables"], sep=os.sep))
-    print(MSG("figures", lang=lang, path=f["figures"], sep=os.sep, n=len({x.filename for x in report.figures})))
+    print(MSG("figures", lang=lang, path=f["figures"], sep=os.sep,
+              n=_number(f"{len({x.filename for x in report.figures}):,}", lang)))
     if report.excluded:
         print(MSG("excluded", lang=lang))
         for item in dict.fromkeys(report.excluded):

@@ -4,14 +4,18 @@ from __future__ import annotations
 import warnings
 
 from ..i18n import Catalog
-from .common import (add_output_argument, add_panel_argument, add_years_argument, load_panel, parse_years,
+from .common import (add_output_argument, add_panel_argument, add_region_argument, add_years_argument,
+                     load_region_subset, parse_years, print_notes, prose_number, warn_missing_years,
                      write_output)
 
 # The output columns are a contract: these first, in this order.
 CONTRACT = ["unit", "outcome", "n_years", "slope", "se", "p_value", "rho", "apc", "apc_lower", "apc_upper",
             "trend", "method"]
 JOINPOINT_COLUMNS = ["row", "segment", "start_year", "end_year", "joinpoints"]
-FLAG_COLUMNS = ["trend_label", "name", "first_year", "last_year", "zero_rule", "zero_years", "sparse", "note"]
+# `period` (the years asked, e.g. "2005-2014") as in the rates, disparity and inequality tables, so results
+# of several commands join on (unit, period, outcome).
+FLAG_COLUMNS = ["trend_label", "name", "period", "first_year", "last_year", "zero_rule", "zero_years", "sparse",
+                "note"]
 
 MSG = Catalog({
     "help": ("tendencia por unidad: Prais-Winsten (VPA) o joinpoint",
@@ -34,6 +38,11 @@ MSG = Catalog({
                        "joinpoint: selection by bic (default) or permutation"),
     "weights_help": ("joinpoint: pesos de Poisson (peso = defunciones)", "joinpoint: Poisson weights (weight = deaths)"),
     "permutations_help": ("joinpoint: número de permutaciones (999)", "joinpoint: number of permutations (999)"),
+    "conf_help": ("nivel de confianza del IC del VPA, como en los demás comandos (equivale a --alpha 1-NIVEL)",
+                  "confidence level of the APC CI, as in the other commands (same as --alpha 1-LEVEL)"),
+    "alpha_and_conf": ("--alpha {alpha} y --conf-level {level} no concuerdan", "--alpha {alpha} and --conf-level "
+                       "{level} disagree"),
+    "alpha_and_conf_hint": ("indique solo uno de los dos", "give only one of them"),
     "seed_help": ("semilla de las permutaciones", "seed of the permutations"),
     "aapc_help": ("joinpoint: periodo del AAPC, p. ej. 2010-2015 (todo el periodo por defecto)",
                   "joinpoint: AAPC period, e.g. 2010-2015 (whole period by default)"),
@@ -59,7 +68,6 @@ MSG = Catalog({
                      "{sparse} with more than {share} % of years without deaths get no class"),
     "jp_basis": ("clase de cada unidad según el AAPC", "class of each unit from its AAPC"),
     "seed": ("semilla {seed}, {n} permutaciones", "seed {seed}, {n} permutations"),
-    "panel_notes": ("Notas del panel:", "Panel notes:"),
 })
 
 
@@ -75,7 +83,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--rho", choices=list(RHO_METHODS), default="regress", help=MSG("rho_help"))
     p.add_argument("--zero", choices=list(ZERO_RULES), default="add-half", help=MSG("zero_help"))
     p.add_argument("--level", choices=["province", "region", "country"], help=MSG("level_help"))
-    p.add_argument("--alpha", type=float, default=0.05, help=MSG("alpha_help"))
+    add_region_argument(p)
+    p.add_argument("--alpha", type=float, default=None, help=MSG("alpha_help"))
+    p.add_argument("--conf-level", type=float, default=None, help=MSG("conf_help"))
     p.add_argument("--df", choices=["n-2", "n-1"], default="n-2", help=MSG("df_help"))
     p.add_argument("--min-years", type=int, default=3, help=MSG("min_years_help"))
     p.add_argument("--max-zero-share", type=float, default=0.5, help=MSG("zero_share_help"))
@@ -92,12 +102,28 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def _alpha(args) -> float:
+    """--alpha, or 1 - --conf-level (the option the other commands take); 0.05 by default."""
+    if args.conf_level is None:
+        return 0.05 if args.alpha is None else args.alpha
+    from_level = round(1 - args.conf_level, 12)
+    if args.alpha is not None and abs(args.alpha - from_level) > 1e-12:
+        from ..errors import InputError
+
+        raise InputError(MSG("alpha_and_conf", alpha=args.alpha, level=args.conf_level),
+                         hint=MSG("alpha_and_conf_hint"))
+    return from_level
+
+
 def run(args) -> int:
     from ..trends import trend_label, trend_labels, trends
 
+    args.alpha = _alpha(args)
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # panel warnings are shown by `brecha panel`
-        panel = load_panel(args)
+        panel = load_region_subset(args)
+    warn_missing_years(panel, args.years)  # not a panel warning: about what was asked
     result = trends(panel, outcome=args.outcome, years=args.years, method=args.method, rho=args.rho,
                     zero=args.zero, alpha=args.alpha, level=args.level, df=args.df, min_years=args.min_years,
                     iterate=not args.two_step, max_joinpoints=args.max_joinpoints, selection=args.selection,
@@ -105,6 +131,11 @@ def run(args) -> int:
                     aapc_years=(args.aapc_years[0], args.aapc_years[-1]) if args.aapc_years else None,
                     max_zero_share=args.max_zero_share, incomplete=args.incomplete)
     result.insert(result.columns.get_loc("method") + 1, "trend_label", result["trend"].map(trend_label))
+    for col in ("start_year", "end_year"):  # years are whole numbers in every table (2005, not 2005.0)
+        if col in result.columns:
+            values = result[col].astype("float64")
+            if ((values % 1 == 0) | values.isna()).all():
+                result[col] = values.astype("Int64")
     if args.all_columns:
         table = result
     else:
@@ -116,17 +147,13 @@ def run(args) -> int:
     labels = {f"l_{code}": label for code, label in trend_labels().items()}
     print(MSG("summary", units=len(per_unit), method=args.method, decreasing=int(counts.get("decreasing", 0)),
               increasing=int(counts.get("increasing", 0)), stationary=int(counts.get("stationary", 0)),
-              sparse=sparse, missing=int(per_unit["trend"].isna().sum()) - sparse, alpha=args.alpha, **labels)
+              sparse=sparse, missing=int(per_unit["trend"].isna().sum()) - sparse, alpha=prose_number(args.alpha), **labels)
           + (f" ({MSG('jp_basis')})" if args.method == "joinpoint" else "")
           + (f"; {MSG('seed', seed=args.seed, n=args.permutations)}"
              if args.method == "joinpoint" and args.selection == "permutation" else ""))
     zero_units = per_unit.loc[per_unit["zero_years"] > 0, "unit"].nunique()
     print(MSG("zero_summary", rule=args.zero, count=zero_units, sparse=sparse,
               share=f"{100 * args.max_zero_share:g}"))
-    notes = result.attrs.get("notes") or []
-    if notes:
-        print(MSG("panel_notes"))
-        for note in notes:
-            print(f"  - {note}")
+    print_notes(result.attrs.get("notes") or [])
     write_output(table, args)
     return 0

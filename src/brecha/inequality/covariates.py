@@ -25,8 +25,8 @@ COMOVEMENT_COLUMNS = ["measure_a", "measure_b", "method", "estimate", "lower", "
 MSG = Catalog({
     "unknown": ("la columna '{column}' no está en el panel", "column '{column}' is not in the panel"),
     "have": ("columnas disponibles: {have}", "available columns: {have}"),
-    "missing": ("{period}: {n} unidades sin valor de '{covariate}' (o sin peso) quedan fuera",
-                "{period}: {n} units without a value of '{covariate}' (or without a weight) are left out"),
+    "missing": ("{period}: {n} unidad(es) sin valor de '{covariate}' (o sin peso) quedan fuera",
+                "{period}: {n} unit(s) without a value of '{covariate}' (or without a weight) are left out"),
     "mean_label": ("Media", "Mean"),
     "exact": ("ninguno: los valores de la covariable se toman como exactos", "none: covariate values taken as exact"),
     "can_attach": ("; brecha puede agregar: {names}", "; brecha can attach: {names}"),

@@ -81,6 +81,12 @@ MSG = Catalog({
 })
 
 
+def format_count(value, lang: str) -> str:
+    """A count with thousands separators in the language's way: 8.619 in Spanish, 8,619 in English."""
+    text = f"{int(value):,}"
+    return text.replace(",", ".") if lang == "es" else text
+
+
 class LedgerError(BrechaError):
     """The ledger's totals do not add up (a bug, never a user error)."""
 
@@ -166,15 +172,15 @@ class Ledger:
         for total in self.totals().itertuples():
             lines.append("")
             lines.append(f"{total.file}  ({MSG(total.kind, lang=lang)})")
-            lines.append(f"  {MSG('read', lang=lang):<{width}}{total.rows_read:>12,}")
+            lines.append(f"  {MSG('read', lang=lang):<{width}}{format_count(total.rows_read, lang):>12}")
             for status in ("counted", "excluded"):
                 mine = frame[(frame["file"] == total.file) & (frame["status"] == status)]
                 value = total.counted if status == "counted" else total.excluded
-                lines.append(f"  {MSG(status, lang=lang):<{width}}{value:>12,}")
+                lines.append(f"  {MSG(status, lang=lang):<{width}}{format_count(value, lang):>12}")
                 for row in mine.itertuples():
                     where = f"   [{MSG('lines', lang=lang)}: {row.lines}]" if row.lines else ""
                     extra = f"   ({row.detail})" if row.detail else ""
-                    lines.append(f"    {row.label:<{width - 2}}{row.rows:>12,}{where}{extra}")
+                    lines.append(f"    {row.label:<{width - 2}}{format_count(row.rows, lang):>12}{where}{extra}")
         if len(self.rows_read) > 1:
             t = self.totals()
             lines.append("")
@@ -182,9 +188,9 @@ class Ledger:
                 k = t[t["kind"] == kind]
                 if len(k):
                     lines.append(f"{MSG('total', lang=lang)} {MSG(kind, lang=lang)}: {MSG('read', lang=lang)} "
-                                 f"{int(k['rows_read'].sum()):,}, {MSG('counted', lang=lang)} "
-                                 f"{int(k['counted'].sum()):,}, {MSG('excluded', lang=lang)} "
-                                 f"{int(k['excluded'].sum()):,}")
+                                 f"{format_count(k['rows_read'].sum(), lang)}, {MSG('counted', lang=lang)} "
+                                 f"{format_count(k['counted'].sum(), lang)}, {MSG('excluded', lang=lang)} "
+                                 f"{format_count(k['excluded'].sum(), lang)}")
         for note in self.notes:
             lines.append(f"* {note}")
         return "\n".join(lines)

@@ -9,7 +9,8 @@
 Linear models (the rate per 1,000): ``pooled``, ``fe`` (unit effects), ``fe2`` (unit and year effects),
 ``re`` (Swamy-Arora, plm-compatible on unbalanced panels), ``between``, ``fd`` (first differences),
 ``cre`` (correlated random effects, Mundlak). Count models (deaths with a log(births) offset):
-``poisson``, ``negbin``, ``poisson_fe`` (conditional), ``poisson_re`` (gamma). See docs/models.md.
+``poisson``, ``negbin``, ``poisson_fe`` (conditional), ``poisson_re`` (gamma), ``negbin_fe`` (NB2 with unit
+indicators, Allison & Waterman 2002). See docs/models.md.
 """
 from __future__ import annotations
 
@@ -24,11 +25,12 @@ from .results import Fit, ModelResults, model_label
 __all__ = ["fit_models", "fit_frame", "ModelResults", "Fit", "model_label", "MODELS", "LINEAR_MODELS", "COUNT_MODELS"]
 
 LINEAR_MODELS = ("pooled", "fe", "fe2", "re", "between", "fd", "cre")
-COUNT_MODELS = ("poisson", "negbin", "poisson_fe", "poisson_re")
+COUNT_MODELS = ("poisson", "negbin", "poisson_fe", "poisson_re", "negbin_fe")
 MODELS = LINEAR_MODELS + COUNT_MODELS
 MODEL_ALIASES = {"ols": "pooled", "within": "fe", "fixed": "fe", "twoways": "fe2", "twoway": "fe2",
                  "random": "re", "mundlak": "cre", "nb": "negbin", "nbreg": "negbin",
-                 "poisson-fe": "poisson_fe", "poisson-re": "poisson_re", "be": "between"}
+                 "poisson-fe": "poisson_fe", "poisson-re": "poisson_re",
+                 "negbin-fe": "negbin_fe", "nb_fe": "negbin_fe", "nbreg_fe": "negbin_fe", "be": "between"}
 
 MSG = Catalog({
     "unknown_model": ("modelo desconocido '{name}'; modelos: {models}", "unknown model '{name}'; models: {models}"),
@@ -47,6 +49,21 @@ MSG = Catalog({
                   "count models: Driscoll-Kraay not available, clustered-by-unit errors used"),
     "fe_dropped": ("la Poisson de efectos fijos descarta {n} unidades sin ninguna defunción",
                    "fixed-effects Poisson drops {n} units with no death at all"),
+    "nb_fe_dropped": ("la binomial negativa de efectos fijos descarta {n} unidades sin ninguna defunción",
+                      "fixed-effects negative binomial drops {n} units with no death at all"),
+    "nb_fe_alpha_zero": ("negbin_fe: la sobredispersión estimada es nula (alfa < 1e-6); el modelo se reduce a la "
+                         "Poisson con efectos fijos y alfa se fija en 0",
+                         "negbin_fe: the estimated overdispersion is nil (alpha < 1e-6); the model reduces to the "
+                         "fixed-effects Poisson and alpha is set to 0"),
+    "nb_fe_method": ("negbin_fe: binomial negativa NB2 no condicional con un indicador por unidad (Allison y Waterman "
+                     "2002), no la NB condicional de Hausman-Hall-Griliches (xtnbreg, fe), cuyos efectos no son "
+                     "efectos fijos verdaderos",
+                     "negbin_fe: unconditional NB2 with one indicator per unit (Allison & Waterman 2002), not the "
+                     "Hausman-Hall-Griliches conditional NB (xtnbreg, fe), whose effects are not true fixed effects"),
+    "lr_overdispersion": ("RV sobredispersión (negbin_fe vs poisson_fe)",
+                          "LR overdispersion (negbin_fe vs poisson_fe)"),
+    "lr_overdispersion_note": ("H0: alfa = 0 (Poisson con efectos fijos); alfa en el borde: p = P(chi2(1) > RV)/2",
+                               "H0: alpha = 0 (fixed-effects Poisson); alpha on the boundary: p = P(chi2(1) > LR)/2"),
     "bad_conf": ("el nivel de confianza debe estar entre 0 y 1 (p. ej. 0.95), no {value}",
                  "the confidence level must be between 0 and 1 (e.g. 0.95), not {value}"),
     "re_truncated": ("la varianza del efecto de unidad estimada fue negativa ({value:.4g}) y se fijó en 0",
@@ -85,9 +102,10 @@ def fit_models(panel, outcome: str = "infant", covariates=(), models=("pooled", 
     outcome : str
         ``infant`` (IMR), ``neonatal`` or ``postneonatal`` (aliases imr, nmr, pnmr accepted).
     covariates : list of str
-        Panel columns. Time-invariant ones vanish under ``fe``/``fe2``/``fd``/``poisson_fe`` (noted).
+        Panel columns. Time-invariant ones vanish under ``fe``/``fe2``/``fd``/``poisson_fe``/``negbin_fe``
+        (noted).
     models : sequence of str
-        Any of pooled, fe, fe2, re, between, fd, cre, poisson, negbin, poisson_fe, poisson_re.
+        Any of pooled, fe, fe2, re, between, fd, cre, poisson, negbin, poisson_fe, poisson_re, negbin_fe.
     se : str
         unadjusted, robust, clustered (by unit) or driscoll-kraay.
     years : iterable of int, optional
@@ -188,6 +206,7 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
         "negbin": lambda s: count.fit_negbin(design, s, time_effects),
         "poisson_fe": lambda s: count.fit_poisson_fe(design, s, time_effects),
         "poisson_re": lambda s: count.fit_poisson_re(design, s, time_effects),
+        "negbin_fe": lambda s: count.fit_negbin_fe(design, s, time_effects),
     }
     if any(m in COUNT_MODELS for m in wanted) and design.counts is None:
         raise InputError(MSG("count_needs_counts", lang))
@@ -207,6 +226,13 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
         notes.append(MSG("dk_counts", lang))
     if "poisson_fe" in fits and fits["poisson_fe"].info.get("units_dropped_no_events"):
         notes.append(MSG("fe_dropped", lang, n=fits["poisson_fe"].info["units_dropped_no_events"]))
+    if "negbin_fe" in fits:
+        info = fits["negbin_fe"].info
+        if info.get("units_dropped_no_events"):
+            notes.append(MSG("nb_fe_dropped", lang, n=info["units_dropped_no_events"]))
+        if info.get("alpha_at_zero"):
+            notes.append(MSG("nb_fe_alpha_zero", lang))
+        notes.append(MSG("nb_fe_method", lang))
     if any(m in ("re", "cre") for m in fits) and components()["truncated"]:
         notes.append(MSG("re_truncated", lang, value=components()["sigma2_u_raw"]))
 
@@ -216,6 +242,10 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
         rows = _linear_tests(design, fits, se, time_effects, builders, lang, spec)
         if any(r["test"] for r in rows if "Hausman" in r["test"]):
             notes.append(MSG("hausman_conventional", lang))
+    if run_tests and "negbin_fe" in fits:
+        lr, p_value = count.overdispersion_lr_test(fits["negbin_fe"])
+        rows.append({"test": MSG("lr_overdispersion", lang), "statistic": lr, "df": 1.0, "p_value": p_value,
+                     "df_denominator": np.nan, "note": MSG("lr_overdispersion_note", lang)})
     table = pd.DataFrame(rows, columns=["test", "statistic", "df", "p_value", "df_denominator", "note"])
     return ModelResults(fits, table, notes, outcome=outcome_label, se=se, conf_level=conf_level)
 

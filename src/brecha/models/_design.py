@@ -49,11 +49,11 @@ MSG = Catalog({
                        "covariates with no variation within units (time-invariant): {names}; they vanish "
                        "under fixed effects and first differences; use re or cre (Mundlak) to estimate them"),
     "few_varying": ("{name} cambia en el tiempo en solo {k} de {n} unidades: sus estimaciones dentro de las "
-                    "unidades (fe, fe2, fd, cre, poisson_fe) descansan en esas unidades y sus errores agrupados "
-                    "son poco fiables con tan pocos grupos",
+                    "unidades (fe, fe2, fd, cre, poisson_fe, negbin_fe) descansan en esas unidades y sus errores "
+                    "agrupados son poco fiables con tan pocos grupos",
                     "{name} changes over time in only {k} of {n} units: its within-unit estimates (fe, fe2, fd, "
-                    "cre, poisson_fe) rest on those units alone, and clustered errors are unreliable with so few "
-                    "clusters"),
+                    "cre, poisson_fe, negbin_fe) rest on those units alone, and clustered errors are unreliable "
+                    "with so few clusters"),
     "outcome_title": ("tasa de mortalidad {outcome} por 1.000 nacidos vivos", "{outcome} mortality rate per 1,000 live births"),
     "outcome_counts": (" / defunciones (modelos de conteo)", " / deaths (count models)"),
     "outcome_rate": ("resultado: tasa de mortalidad {outcome} por 1.000 nacidos vivos (defunciones/nacimientos*1000)",

@@ -35,6 +35,8 @@ PHRASES_ES = (
     ("gamma random-effects Poisson (Hausman-Hall-Griliches 1984)",
      "Poisson con efectos aleatorios gamma (Hausman-Hall-Griliches 1984)"),
     ("conditional (fixed-effects) Poisson", "Poisson condicional (efectos fijos)"),
+    ("unconditional negative binomial NB2 with unit indicators (Allison-Waterman 2002)",
+     "binomial negativa NB2 no condicional con indicadores de unidad (Allison-Waterman 2002)"),
     ("random effects", "efectos aleatorios"),
     ("unbalanced, theta per unit", "no balanceado, theta por unidad"),
     (", year effects as regressors", ", efectos de año como regresores"),
@@ -87,6 +89,8 @@ MODEL_LABELS = {
     "negbin": ("Binomial negativa", "Negative binomial"),
     "poisson_fe": ("Poisson con efectos fijos (condicional)", "Fixed-effects (conditional) Poisson"),
     "poisson_re": ("Poisson con efectos aleatorios (gamma)", "Random-effects (gamma) Poisson"),
+    "negbin_fe": ("Binomial negativa con efectos fijos (indicadores de unidad)",
+                  "Fixed-effects negative binomial (unit indicators)"),
 }
 
 COEFFICIENT_COLUMNS = ["model", "term", "estimate", "se", "statistic", "p_value", "lower", "upper"]

@@ -45,6 +45,7 @@ class Block:
     items: list = field(default_factory=list)
     max_rows: int = 400
     columns: list | None = None
+    outcome: str = ""  # set on the blocks of a further outcome's section: its labels name that outcome's rate
 
 
 @dataclass
@@ -105,8 +106,10 @@ def _build(study, output_dir, lang, progress, write) -> Report:
         report.panel = panel
         if panel.country == "BR":  # shown first: it qualifies every Brazilian number of the report
             report.notes.insert(0, L("br_underreg", lang))
-        if len(study.outcomes) > 1:
-            report.excluded.append(L("ex_outcomes", lang, first=study.outcomes[0], rest=", ".join(study.outcomes[1:])))
+        have = list(getattr(panel, "outcomes", []) or [])
+        for name in study.outcomes[1:]:
+            if have and name not in have:
+                report.excluded.append(L("ex_outcome_absent", lang, outcome=name, have=", ".join(have)))
         runner = _Runner(report, study, panel, lang, clock)
         runner.run_all()
         for w in caught:
@@ -170,7 +173,10 @@ class _Clock:
                 seconds = time.perf_counter() - self_inner.t0
                 clock.timings[step] = seconds
                 if clock.progress and seconds > 1.0:
-                    clock.progress(L("p_done", clock.lang, step=step, seconds=seconds))
+                    from .html import localise
+
+                    clock.progress(L("p_done", clock.lang, step=step,
+                                     seconds=localise(f"{seconds:,.1f}", clock.lang)))
                 return False
 
         return _Step()
@@ -179,13 +185,15 @@ class _Clock:
 # ---------------------------------------------------------------------------------------- the runner
 
 class _Runner:
-    def __init__(self, report: Report, study, panel, lang: str, clock):
+    def __init__(self, report: Report, study, panel, lang: str, clock, outcome: str | None = None):
         self.r = report
         self.study = study
         self.panel = panel
         self.lang = lang
         self.clock = clock
-        self.outcome = study.outcomes[0]
+        self.outcome = outcome or study.outcomes[0]
+        # a further outcome's runner names its tables and figures with the outcome (rates_national_neonatal)
+        self.suffix = "" if self.outcome == study.outcomes[0] else f"_{self.outcome}"
         self.years = panel.years
         self.period = f"{self.years[0]}-{self.years[-1]}" if len(self.years) > 1 else str(self.years[0])
         self.unit = _unit_word(panel, lang)
@@ -207,6 +215,7 @@ class _Runner:
 
     def add_table(self, name: str, df: pd.DataFrame, title: str, section: str | None = None,
                   columns=None, max_rows: int = 400) -> None:
+        name = name + self.suffix
         self.r.tables[name] = (df, title)
         if section:
             self.section(section).add(Block("table", title=title, table=name, columns=columns,
@@ -215,11 +224,15 @@ class _Runner:
     def add_figure(self, fig, section: str) -> None:
         if fig is None:
             return
+        if self.suffix and not fig.name.endswith(self.suffix):
+            fig.name += self.suffix
         self.r.figures.append(fig)
         self.section(section).add(Block("figure", figure=fig))
 
     def guarded(self, key: str, section: str, fn) -> None:
         label = L(f"s_{section}", self.lang)
+        if self.suffix:
+            label = f"{label}, {L(f'outcome_{self.outcome}', self.lang)}"
         with self.clock(L("p_analysis", self.lang, name=label if key == section else f"{label} ({key})")):
             try:
                 fn()
@@ -258,11 +271,76 @@ class _Runner:
             if s.wants("maps"):
                 self.guarded("maps", "maps", self.maps)
         self._smoothed_table_block()
+        others = self.other_outcomes()
         self.data_section()
         order = ["rates", "disparity", "trends", "maps", "funnel", "distribution", "inequality", "covariate",
-                 "models", "data"]
+                 "models"]
         self.r.sections = [self.sections[k] for k in order if k in self.sections]
+        self.r.sections.extend(others)
+        if "data" in self.sections:
+            self.r.sections.append(self.sections["data"])
         self.r.sections.append(self.methods_section())
+
+    # further outcomes -----------------------------------------------------------------------------
+    def other_outcomes(self) -> list[Section]:
+        """The study's further outcomes the data have (DEIS microdata carry neonatal and post-neonatal
+        deaths): for each, national and per-unit rates, the gap against the reference (when the study asks
+        for disparity) and the trends (when it asks for trends), in one section per outcome whose tables
+        and figures carry the outcome in their names (``rates_national_neonatal``). The first screen stays
+        about the first outcome and names the others in one line each."""
+        have = set(getattr(self.panel, "outcomes", []) or [])
+        out = []
+        for name in self.study.outcomes[1:]:
+            if name not in have:
+                continue
+            previous = set_outcome(name)
+            try:
+                sub = _Runner(self.r, self.study, self.panel, self.lang, self.clock, outcome=name)
+                sub.caveat = self.caveat
+                sub.guarded("rates", "rates", sub.rates)
+                if self.study.wants("disparity"):
+                    sub.guarded("disparity", "disparity", sub.disparity)
+                if self.study.wants("trends"):
+                    sub.guarded("trends", "trends", sub.trends)
+                section = Section(f"outcome_{name}", L("s_outcome", self.lang,
+                                                       outcome=L(f"outcome_{name}", self.lang)))
+                for key in ("rates", "disparity", "trends"):
+                    if key in sub.sections:
+                        section.add(Block("heading", title=sub.sections[key].title, outcome=name))
+                        for block in sub.sections[key].blocks:
+                            block.outcome = name
+                            section.add(block)
+                out.append(section)
+                self._other_headline(sub, section)
+            finally:
+                set_outcome(previous)
+        return out
+
+    def _other_headline(self, sub, section: Section) -> None:
+        """One line on the first screen per further outcome: its last national rate, the first year's, and
+        the class of its national trend."""
+        national = getattr(sub, "national", None)
+        if national is None:
+            return
+        nat = national.dropna(subset=["estimate"]).sort_values("year")
+        if not len(nat):
+            return
+        first, last = nat.iloc[0], nat.iloc[-1]
+        fields = dict(rate=L(f"rate_{sub.outcome}", self.lang), last=_fmt(last["estimate"], 1), y1=int(last["year"]),
+                      first=_fmt(first["estimate"], 1), y0=int(first["year"]), section=section.title)
+        trend = getattr(sub, "national_trend", None)
+        if trend is not None and len(trend) and all(pd.notna(trend.iloc[0].get(c))
+                                                    for c in ("apc", "apc_lower", "apc_upper")):
+            row = trend.iloc[0]
+            word = trend_word(trend_codes(trend).iloc[0], self.lang)
+            fields.update(trend=word, apc=_fmt(row["apc"], 1), lo=_fmt(row["apc_lower"], 1),
+                          hi=_fmt(row["apc_upper"], 1))
+            text = L("h_other_text", self.lang, **fields)
+        else:
+            text = L("h_other_text_notrend", self.lang, **fields)
+        self.r.headline.setdefault("others", []).append(
+            {"outcome": sub.outcome, "section": section.key, "text": text,
+             "value": float(last["estimate"]), "year": int(last["year"])})
 
     # rates --------------------------------------------------------------------------------------
     def rates(self) -> None:
@@ -277,9 +355,9 @@ class _Runner:
         pooled = self._with_region(pooled)
         per_year = _call(rates, self.panel, pool=False, **kw)
         per_year["year"] = per_year["period"].astype(int)
-        self.r.tables["rates_units_year"] = (per_year, L("t_units_year", self.lang, unit=self.unit))
+        self.r.tables["rates_units_year" + self.suffix] = (per_year, L("t_units_year", self.lang, unit=self.unit))
         nat_pooled = _call(rates, self.national_events(), pool=True, **kw)
-        self.r.tables["rates_national_pooled"] = (nat_pooled, L("t_national", self.lang))
+        self.r.tables["rates_national_pooled" + self.suffix] = (nat_pooled, L("t_national", self.lang))
         from . import figures as F
 
         series = national.assign(label=L("country_total", self.lang))[["label", "year", "estimate", "lower",
@@ -368,7 +446,10 @@ class _Runner:
         resolve = getattr(_module("disparity", self.lang), "resolve_reference", None)
         if resolve is not None:
             codes, label = _call(resolve, self.panel, ref, years=self.years, outcome=self.outcome)
-            self.r.reference_label = label
+            if not self.suffix:
+                self.r.reference_label = label
+            else:  # the best unit is chosen on this outcome's rates: say which it is
+                self.section("disparity").add(Block("text", text=L("d_reference", self.lang, ref=label)))
             ref = (list(codes), label)
         from . import figures as F
 
@@ -380,11 +461,12 @@ class _Runner:
             self.add_table("disparity_total_year", total, L("t_disparity_total", self.lang), "disparity",
                            columns=["period", "measure", "estimate", "lower", "upper", "method"])
             if len(self.panel.unit_codes) <= LARGE:
-                self.r.tables["disparity_units_year"] = (per_year[per_year["unit"] != "TOTAL"],
+                self.r.tables["disparity_units_year" + self.suffix] = (per_year[per_year["unit"] != "TOTAL"],
                                                          L("t_disparity_units", self.lang, unit=self.unit,
                                                            period=L("per_year", self.lang)))
             else:
-                self.r.excluded.append(L("ex_large_table", self.lang, n=len(self.panel.unit_codes), limit=LARGE))
+                self.r.excluded.append(L("ex_large_table", self.lang, n=_int(len(self.panel.unit_codes)),
+                                           limit=_int(LARGE)))
             chart = total[total["measure"].isin(["par_percent"])].assign(
                 label=L("m_par_percent", self.lang))
             if len(chart):
@@ -758,7 +840,7 @@ class _Runner:
             min_births = int(max(500, np.nanmedian(pooled["births"].astype(float))))
             rank = pooled[pooled["births"].astype(float) >= min_births][cols + ["lower", "upper"]].copy()
             rank["smoothed"] = rank["estimate"]
-            note = L("h_rank_note_raw", lang, period=self.period, units=self.units, min=min_births)
+            note = L("h_rank_note_raw", lang, period=self.period, units=self.units, min=_int(min_births))
         rank = rank.dropna(subset=["smoothed"])
         rank = rank[rank["births"].astype(float) > 0]
         region = _region_map(self.panel)
@@ -782,9 +864,9 @@ class _Runner:
             if "flag" in t:
                 high = t[t["flag"] == "high"].sort_values("estimate", ascending=False)
                 names = [str(n) for n in high.get("name", high["unit"]).head(6)]
+                more = L("h_more", lang, n=_int(len(high) - 6)) if len(high) > 6 else ""
                 note += " " + L("h_funnel", lang, n=_int(len(high)), units=self.units, total=_int(len(t)),
-                                names=", ".join(names),
-                                more=L("h_more", lang, n=len(high) - 6) if len(high) > 6 else "") if len(high) else \
+                                names=", ".join(names), more=more) if len(high) else \
                     " " + L("h_funnel_none", lang, units=self.units)
         h["rank_note"] = note
         h["smoothed"] = self.smoothed is not None
@@ -869,7 +951,7 @@ class _Runner:
         lang = self.lang
         p = self.panel
         items = [L("d_source", lang, source=p.source or "-"),
-                 L("d_units", lang, n=len(p.unit_codes), units=self.units, years=_span_text(p.years))]
+                 L("d_units", lang, n=_int(len(p.unit_codes)), units=self.units, years=_span_text(p.years))]
         if self.r.reference_label:
             items.append(L("d_reference", lang, ref=self.r.reference_label))
         if self.study.covariates:

@@ -133,17 +133,17 @@ def _note_exclusions(panel, report) -> None:
     zero = d[(d["births"] == 0).fillna(False).astype(bool)]
     if len(zero):
         ex = ", ".join(f"{u} {y}" for u, y in zip(zero["unit"].head(8), zero["year"].head(8)))
-        report.excluded.append(L("ex_zero_births", lang, n=len(zero), unit=unit_word, examples=ex))
+        report.excluded.append(L("ex_zero_births", lang, n=_count(len(zero), lang), unit=unit_word, examples=ex))
     na = d[d["births"].isna()]
     if len(na):
         ex = ", ".join(f"{u} {y}" for u, y in zip(na["unit"].head(8), na["year"].head(8)))
-        report.excluded.append(L("ex_missing_births", lang, n=len(na), unit=unit_word, examples=ex))
+        report.excluded.append(L("ex_missing_births", lang, n=_count(len(na), lang), unit=unit_word, examples=ex))
     per_unit = d.groupby("unit")["births"].sum(min_count=1)
     none = per_unit[(per_unit.fillna(0) <= 0)]
     if len(none):
         names = _names(panel)
         shown = ", ".join(f"{names.get(u, u)} ({u})" for u in none.index[:10])
-        report.excluded.append(L("ex_no_births_units", lang, n=len(none), units=units_word, names=shown))
+        report.excluded.append(L("ex_no_births_units", lang, n=_count(len(none), lang), units=units_word, names=shown))
     report.notes.extend(str(n) for n in panel.notes)
     report.warnings.extend(str(w) for w in getattr(panel, "warnings", []) if str(w) not in report.warnings)
 
@@ -182,3 +182,10 @@ def _provenance_text(study) -> str:
     except (FileNotFoundError, OSError):
         return ""
     return text[:20000]
+
+
+def _count(value: int, lang: str) -> str:
+    """A count with thousands separators in the report's language (5.570 in Spanish, 5,570 in English)."""
+    from .html import localise
+
+    return localise(f"{int(value):,}", lang)

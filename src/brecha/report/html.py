@@ -28,6 +28,8 @@ nav.toc{display:flex;flex-wrap:wrap;gap:2px 16px}
 nav.toc a{color:var(--blue);text-decoration:none;white-space:nowrap}
 h2{font-size:1.3rem;margin:44px 0 10px;padding-top:10px;border-top:1px solid var(--line)}
 h3{font-size:1.02rem;margin:22px 0 8px}
+h3.sub{font-size:1.12rem;border-bottom:1px solid #ddd;padding-bottom:2px}
+.others ul{margin:4px 0 0 0;padding-left:18px}
 p{margin:8px 0}
 .cards{display:grid;grid-template-columns:repeat(3,1fr);gap:14px;margin:10px 0 16px}
 .card{border:1px solid var(--line);border-radius:8px;padding:14px 16px;background:var(--soft)}
@@ -143,7 +145,9 @@ def table_html(df: pd.DataFrame, lang: str, *, columns=None, max_rows: int = 400
     out = (f'<div class="tablebox"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
            f"</table></div>")
     if len(df) > max_rows:
-        out += f'<p class="more">{esc(L("more_rows", lang, shown=max_rows, total=len(df), file=file))}</p>'
+        note = L("more_rows", lang, shown=localise(f"{max_rows:,}", lang), total=localise(f"{len(df):,}", lang),
+                 file=file)
+        out += f'<p class="more">{esc(note)}</p>'
     return out
 
 
@@ -190,6 +194,19 @@ def render_html(report) -> str:
 
 
 def block_html(b, report, labels) -> str:
+    outcome = getattr(b, "outcome", "")
+    if not outcome:
+        return _block_html(b, report, labels)
+    from .labels import set_outcome
+
+    previous = set_outcome(outcome)  # a further outcome's tables: column labels name its rate (NMR, PNMR)
+    try:
+        return _block_html(b, report, labels)
+    finally:
+        set_outcome(previous)
+
+
+def _block_html(b, report, labels) -> str:
     lang = report.lang
     title = f"<h3>{esc(b.title)}</h3>" if b.title else ""
     if b.kind == "table":
@@ -210,6 +227,8 @@ def block_html(b, report, labels) -> str:
         return f'{title}<ul class="plain">{items}</ul>'
     if b.kind == "pre":
         return f'{title}<pre class="prov">{esc(b.text)}</pre>'
+    if b.kind == "heading":
+        return f'<h3 class="sub">{esc(b.title)}</h3>'
     if b.kind == "html":  # trusted markup built by brecha itself (methods), never from data
         return title + b.text
     return ""
@@ -253,6 +272,9 @@ def headline_html(report) -> str:
             left.append(f'<div class="rank" id="{"worst" if key == "h_worst" else "best"}"><h3>{esc(L(key, lang))}'
                         f"</h3><table><thead>{head}</thead><tbody>{body}</tbody></table></div>")
         left.append(f'<p class="scope">{esc(h.get("rank_note", ""))}</p>')
+    if h.get("others"):  # the study's further outcomes: one line each, the detail in their own sections
+        items = "".join(f'<li><a href="#{esc(o["section"])}">{esc(o["text"])}</a></li>' for o in h["others"])
+        left.append(f'<div class="others" id="others"><b>{esc(L("h_others", lang))}</b><ul>{items}</ul></div>')
     if report.notes:
         items = "".join(f"<li>{esc(n)}</li>" for n in list(dict.fromkeys(report.notes))[:3])
         left.append(f'<div class="caveat"><b>{esc(L("caveats", lang))}</b><ul>{items}</ul></div>')

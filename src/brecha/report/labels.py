@@ -109,10 +109,16 @@ LABELS = Catalog({
                 "{n} {units}, {period}; {births} live births and {deaths} {kind} deaths."),
     "deaths_infant": ("infantiles", "infant"), "deaths_neonatal": ("neonatales", "neonatal"),
     "deaths_postneonatal": ("posneonatales", "post-neonatal"),
-    "ex_outcomes": ("este informe analiza solo el primer resultado del estudio ({first}); no incluye: {rest} "
-                    "(haga un estudio por resultado)",
-                    "this report analyses only the study's first outcome ({first}); not included: {rest} "
-                    "(run one study per outcome)"),
+    "ex_outcome_absent": ("resultado {outcome}: los datos no tienen esas defunciones (tienen: {have})",
+                          "outcome {outcome}: the data have no such deaths (they have: {have})"),
+    "s_outcome": ("Otro resultado: {outcome}", "Other outcome: {outcome}"),
+    "h_others": ("Otros resultados del estudio", "The study's other outcomes"),
+    "h_other_text": ("{rate}: {last} por 1.000 en {y1} ({first} en {y0}); tendencia del conjunto: {trend} "
+                     "(CPA {apc} %, IC 95 %: {lo} a {hi}). Véase la sección «{section}».",
+                     "{rate}: {last} per 1,000 in {y1} ({first} in {y0}); trend of the whole area: {trend} "
+                     "(APC {apc} %, 95 % CI {lo} to {hi}). See the section '{section}'."),
+    "h_other_text_notrend": ("{rate}: {last} por 1.000 en {y1} ({first} en {y0}). Véase la sección «{section}».",
+                             "{rate}: {last} per 1,000 in {y1} ({first} in {y0}). See the section '{section}'."),
     "births_caveat_short": ("Nacimientos 2000-2009: solo de madres de 15 a 49 años (2-5 % bajo el total oficial; "
                             "tasas algo altas en esos años).",
                             "Births 2000-2009: mothers aged 15-49 only (2-5 % below the official total; rates of "
@@ -299,7 +305,7 @@ LABELS = Catalog({
     "p_analysis": ("Análisis: {name}", "Analysis: {name}"),
     "p_figures": ("Figuras", "Figures"),
     "p_write": ("Escribiendo archivos", "Writing files"),
-    "p_done": ("{step} ({seconds:.1f} s)", "{step} ({seconds:.1f} s)"),
+    "p_done": ("{step} ({seconds} s)", "{step} ({seconds} s)"),
 })
 
 

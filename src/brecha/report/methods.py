@@ -151,9 +151,14 @@ def methods_blocks(study, lang: str) -> list:
     from .build import Block
 
     blocks = [Block("text", text=L("methods_intro", lang))]
-    outcome = study.outcomes[0] if study.outcomes else "infant"
-    if outcome != "infant":  # the formulas below are written for the IMR; say what stands in for it
-        blocks.append(Block("text", text=OUTCOME_NOTE[outcome][0 if lang == "es" else 1]))
+    outcomes = study.outcomes or ["infant"]
+    for i, outcome in enumerate(outcomes):  # the formulas below are written for the IMR; say what stands in
+        if outcome != "infant":
+            text = OUTCOME_NOTE[outcome][0 if lang == "es" else 1]
+            if i:  # a further outcome, analysed in its own section
+                text = text.replace("Resultado de este informe", "Otro resultado de este informe").replace(
+                    "Outcome of this report", "Further outcome of this report")
+            blocks.append(Block("text", text=text))
     for needs, title_es, title_en, es, en in TEXTS:
         if needs and not study.wants(needs):
             continue
