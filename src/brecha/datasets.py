@@ -19,7 +19,7 @@ import functools
 import pandas as pd
 
 from .errors import InputError
-from .i18n import Catalog
+from .i18n import Catalog, format_count
 
 MSG = Catalog({
     "births_1549": (
@@ -167,7 +167,7 @@ def brazil(covariates: bool = True):
     book = ledger("brazil")
     excluded = int(book.loc[book["status"] == "excluded", "deaths"].sum())
     notes = [MSG("births_br", n=int(data["births"].isna().sum()), m=int(data["deaths"].isna().sum())),
-             MSG("excluded_br", deaths=f"{excluded:,}")]
+             MSG("excluded_br", deaths=format_count(excluded))]
     if covariates:
         notes.append(MSG("spending_br"))
     return _embedded_panel(data, "BR", "brecha.datasets.brazil", notes)

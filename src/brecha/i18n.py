@@ -43,3 +43,9 @@ class Catalog:
 
     def __contains__(self, key: str) -> bool:
         return key in self.messages
+
+
+def format_count(value, lang: str | None = None) -> str:
+    """A count with thousands separators in the language's way: 8.619 in Spanish, 8,619 in English."""
+    text = f"{int(value):,}"
+    return text.replace(",", ".") if (lang or get_language()) == "es" else text

@@ -4,6 +4,7 @@ wherever units are analysed, and the same output option everywhere."""
 from __future__ import annotations
 
 import re
+import warnings
 
 import pandas as pd
 import pytest
@@ -114,6 +115,11 @@ def test_inequality_xlsx_gets_a_notes_sheet(tmp_path, capsys):
     assert list(sheets["results"].columns[:8]) == ["period", "outcome", "measure", "estimate", "lower", "upper",
                                                    "se", "method"]
     assert any("15-49" in note for note in sheets["notes"]["note"])
+    out = tmp_path / "trends.xlsx"  # trends too, like rates, disparity, smooth and funnel
+    assert main(["--lang", "en", "trends", "--example", "chile", "--years", "2010-2015", "-o", str(out)]) == 0
+    sheets = pd.read_excel(out, sheet_name=None, dtype={"unit": str})
+    assert list(sheets) == ["results", "notes"] and len(sheets["results"]) == 346
+    assert any("15-49" in note for note in sheets["notes"]["note"])
 
 
 def test_panel_with_output_does_not_announce_a_table_it_does_not_print(tmp_path, capsys):
@@ -181,3 +187,101 @@ def test_trends_table_has_the_period_column_of_the_other_tables(tmp_path, capsys
         f.readline()
         first = f.readline()
     assert ",2005,2014," in first and "2005.0" not in first
+
+
+def test_years_outside_the_panel_are_named(tmp_path, capsys):
+    """--years 2014-2016 on Chile (2000-2015): 2016 is named in a warning, 2014-2015 are analysed; with no
+    year of the panel at all the analysis' error stands (exit 2)."""
+    out = tmp_path / "r.csv"
+    warning = "Warning: requested years not in the panel (2000-2015): 2016; the others are used"
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")  # shown even under `pytest -W ignore`
+        assert main(["--lang", "en", "rates", "--example", "chile", "--years", "2014-2016", "-o", str(out)]) == 0
+        assert warning in capsys.readouterr().err  # the CLI prints warnings on stderr
+        assert set(pd.read_csv(out)["period"]) == {2014, 2015}
+        assert main(["--lang", "en", "trends", "--example", "chile", "--years", "2010-2016", "-o", str(out)]) == 0
+        assert warning in capsys.readouterr().err
+    assert main(["--lang", "en", "rates", "--example", "chile", "--years", "2016"]) == 2
+    assert "none of the requested years (2016) is in the panel" in capsys.readouterr().err
+
+
+def test_trends_takes_conf_level_like_the_other_commands(tmp_path, capsys):
+    """--conf-level 0.9 is --alpha 0.1: same table; the two disagreeing is an error (exit 2)."""
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    base = ["trends", "--example", "chile", "--years", "2010-2015", "--all-columns"]
+    assert main([*base, "--conf-level", "0.9", "-o", str(a)]) == 0
+    assert main([*base, "--alpha", "0.1", "-o", str(b)]) == 0
+    ta, tb = pd.read_csv(a), pd.read_csv(b)
+    pd.testing.assert_frame_equal(ta, tb)
+    assert set(ta["conf_level"].dropna()) == {0.9}
+    capsys.readouterr()
+    assert main(["--lang", "en", *base, "--conf-level", "0.9", "--alpha", "0.05"]) == 2
+    assert "disagree" in capsys.readouterr().err
+
+
+def test_funnel_accepts_pool_like_the_other_commands(tmp_path, capsys):
+    """The funnel pools the years by default; --pool (given to every command by a script) says the same."""
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    assert main(["funnel", "--example", "chile", "--years", "2010-2015", "-o", str(a)]) == 0
+    assert main(["funnel", "--example", "chile", "--years", "2010-2015", "--pool", "-o", str(b)]) == 0
+    pd.testing.assert_frame_equal(pd.read_csv(a), pd.read_csv(b))
+    assert set(pd.read_csv(b)["period"]) == {"2010-2015"}
+    capsys.readouterr()
+    assert main(["--lang", "en", "funnel", "--example", "chile", "--pool", "--by-year"]) == 2
+    assert "--by-year" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["inequality", "--example", "chile", "--years", "2015", "--bootstrap", "-5"],
+     "--bootstrap must be 0 (analytic CIs) or a positive number of replicates, not -5"),
+    (["trends", "--example", "chile", "--level", "country", "--method", "joinpoint", "--selection",
+      "permutation", "--permutations", "-3"], "--permutations must be a whole number >= 1, not -3"),
+    (["trends", "--example", "chile", "--level", "country", "--method", "joinpoint", "--max-joinpoints", "-1"],
+     "--max-joinpoints must be a whole number >= 0, not -1"),
+    (["trends", "--example", "chile", "--conf-level", "95"],
+     "the confidence level must be between 0 and 1, not 95.0. What to do: write 0.95 for 95 %"),
+])
+def test_bad_numbers_are_input_errors_with_exit_code_2(argv, message, capsys):
+    """Before: a traceback (exit 1) for negative permutations or joinpoints, a silent -5 replicates."""
+    assert main(["--lang", "en", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_ingest_table_unknown_sheet_is_an_input_error(tmp_path, capsys):
+    """--sheet 5 on a one-sheet workbook: a message naming the file and its sheets (was a traceback)."""
+    path = tmp_path / "births.xlsx"
+    with pd.ExcelWriter(path) as writer:
+        pd.DataFrame({"unit": ["13101"], "2015": [1000]}).to_excel(writer, sheet_name="nacimientos", index=False)
+    for sheet, shown in (("5", "5"), ("Hoja2", "Hoja2")):
+        assert main(["--lang", "en", "ingest", "table", f"{path}=births", "--sheet", sheet,
+                     "-o", str(tmp_path / "p.csv")]) == 2
+        err = capsys.readouterr().err
+        assert f"there is no sheet {shown} (the file has 1: nacimientos)" in err and str(path) in err
+    deaths = tmp_path / "deaths.csv"
+    pd.DataFrame({"unit": ["13101"], "year": [2015], "deaths": [7]}).to_csv(deaths, index=False)
+    assert main(["--lang", "en", "ingest", "table", f"{path}=births", str(deaths), "--sheet", "nacimientos",
+                 "-o", str(tmp_path / "p.csv")]) == 0
+    panel = pd.read_csv(tmp_path / "p.csv", dtype={"unit": str})
+    assert panel[["births", "deaths"]].values.tolist() == [[1000, 7]]
+
+
+def test_panel_country_that_contradicts_the_example_is_refused(capsys):
+    """--country was silently ignored with --example; now a contradiction is an input error, agreement is fine."""
+    assert main(["--lang", "en", "panel", "--example", "chile", "--country", "BR"]) == 2
+    assert "--example chile is country CL; --country BR does not apply" in capsys.readouterr().err
+    assert main(["--lang", "en", "panel", "--example", "chile", "--country", "cl"]) == 0
+
+
+def test_inequality_reference_reads_codes_as_disparity_does(tmp_path, capsys):
+    """São Paulo as a Brazilian analyst writes it (7-digit IBGE 3550308) is the panel's 355030, as in
+    `brecha disparity --reference`; a code that is not in the panel is named with examples of the panel's."""
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    base = ["inequality", "--example", "brazil", "--years", "2019", "--measures", "d,r"]
+    assert main([*base, "--reference", "3550308", "-o", str(a)]) == 0
+    assert main([*base, "--reference", "355030", "-o", str(b)]) == 0
+    pd.testing.assert_frame_equal(pd.read_csv(a), pd.read_csv(b))
+    capsys.readouterr()
+    assert main(["--lang", "en", *base, "--reference", "9999999"]) == 2
+    err = capsys.readouterr().err
+    assert "reference '9999999' is not among the units" in err and "'110001'" in err and "13101" not in err

@@ -73,3 +73,22 @@ def test_ingest_table_lists_data_warnings_once(tmp_path, capsys):
     text = captured.out + captured.err
     assert text.count("more deaths than births (e.g. 01101 2010)") == 1
     assert text.count("0 births: the rate is undefined") == 1 and "Warnings:" in captured.out
+
+
+def test_the_cli_restores_the_warning_display_when_it_ends():
+    import warnings
+
+    before = warnings.showwarning
+    assert main(["panel", "--example", "chile"]) == 0
+    assert warnings.showwarning is before
+
+
+def test_brazil_note_counts_in_the_language_of_the_session():
+    from brecha import datasets
+
+    set_language("es")
+    es = " ".join(datasets.brazil().notes)
+    set_language("en")
+    en = " ".join(datasets.brazil().notes)
+    assert "2.480 defunciones" in es  # 2,480 infant deaths of unknown municipality, left out of the panel
+    assert "2,480 infant deaths" in en

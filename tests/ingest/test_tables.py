@@ -113,3 +113,14 @@ def test_wide_excel_bad_cell_names_its_year_column_and_row(tmp_path):
     with pytest.raises(InputError) as err:
         read_wide(f, "births")
     assert err.value.rows == [3] and err.value.column == "2010" and "wide.xlsx" in str(err.value)
+
+
+def test_a_year_mapping_does_not_stop_a_wide_file(tmp_path):
+    births = pd.DataFrame({"codigo_comuna": ["13101"], "2010": [4503], "2011": [4400]})
+    bfile = tmp_path / "births.xlsx"
+    births.to_excel(bfile, index=False)
+    deaths = tmp_path / "deaths.csv"
+    deaths.write_text("codigo_comuna,anio,deaths\n13101,2010,30\n13101,2011,28\n")
+    panel = read_tables([f"{bfile}=births", str(deaths)], {"year": "anio"})
+    d = panel.data.set_index("year")
+    assert d.loc[2011, "births"] == 4400 and d.loc[2010, "deaths"] == 30

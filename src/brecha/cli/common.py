@@ -25,7 +25,7 @@ MSG = Catalog({
     "saved": ("Guardado: {path} ({rows} filas)", "Saved: {path} ({rows} rows)"),
     "notes": ("Notas:", "Notes:"),
     "years_missing": ("años pedidos que no están en el panel ({have}): {years}; se usan los demás",
-                      "years asked for that are not in the panel ({have}): {years}; the others are used"),
+                      "requested years not in the panel ({have}): {years}; the others are used"),
     "region_help": ("analizar solo esta(s) región(es), p. ej. 13 o 13,05",
                     "analyse only this region (or regions), e.g. 13 or 13,05"),
 })

@@ -47,6 +47,8 @@ MSG = Catalog({
                    "ti, idisw)"),
     "ignored": ("con --covariate no se usan: {flags} (los valores de la covariable se toman como exactos)",
                 "not used with --covariate: {flags} (covariate values are taken as exact)"),
+    "bad_bootstrap": ("--bootstrap debe ser 0 (IC analíticos) o un número positivo de réplicas, no {n}",
+                      "--bootstrap must be 0 (analytic CIs) or a positive number of replicates, not {n}"),
     "need_covariate": ("--comovement y --weight requieren --covariate", "--comovement and --weight need --covariate"),
     "comovement_hint": ("p. ej. brecha inequality --example chile --covariate health_spending_pc --comovement",
                         "e.g. brecha inequality --example chile --covariate health_spending_pc --comovement"),
@@ -97,6 +99,8 @@ def run(args) -> int:
     from ..errors import InputError
     from ..inequality import inequality
 
+    if args.bootstrap < 0:
+        raise InputError(MSG("bad_bootstrap", n=args.bootstrap))
     if (args.comovement or args.weight) and not args.covariate:
         raise InputError(MSG("need_covariate"), hint=MSG("comovement_hint"))
     panel = load_region_subset(args)
@@ -105,6 +109,8 @@ def run(args) -> int:
     reference = None
     if args.reference:
         parts = [r.strip() for r in args.reference.split(",") if r.strip()]
+        if not args.groups:  # unit codes written as the country writes them (7-digit IBGE, 4-digit CUT)
+            parts = _as_panel_codes(panel, parts)
         reference = parts[0] if len(parts) == 1 else parts
     result = inequality(panel, outcome=args.outcome, years=args.years, pool=args.pool, rank_by=args.rank_by,
                         groups=args.groups, measures=args.measures, reference=reference,
@@ -113,6 +119,26 @@ def run(args) -> int:
                         bootstrap_ci=args.bootstrap_ci)
     write_result(result, args, CONTRACT)
     return 0
+
+
+def _as_panel_codes(panel, codes: list[str]) -> list[str]:
+    """Reference codes as the panel writes them, as `brecha disparity --reference` reads them: a Brazilian
+    7-digit IBGE code (3550308) is the registry's 6-digit one (355030), a Chilean 4-digit code (9101) gets
+    its leading zero back. Codes already in the panel, and codes the registry cannot read, stay as given."""
+    import pandas as pd
+
+    known = set(panel.unit_codes)
+    registry = getattr(panel, "registry", None)
+    out = []
+    for code in codes:
+        if code not in known and registry is not None:
+            try:
+                normal = str(registry.normalise_codes(pd.Series([code], dtype=str)).iloc[0])
+            except Exception:  # not a code of that country: the analysis names it in its error
+                normal = code
+            code = normal if normal in known else code
+        out.append(code)
+    return out
 
 
 def _covariate(panel, args) -> int:

@@ -22,6 +22,10 @@ MSG = Catalog({
                   "such as Aysén/Aisén)"),
     "sheet_help": ("hoja de Excel (nombre o número, desde 0)", "Excel sheet (name or number, from 0)"),
     "warnings": ("Avisos:", "Warnings:"),
+    "no_sheet": ("no hay hoja {sheet} (el archivo tiene {n}: {names})",
+                 "there is no sheet {sheet} (the file has {n}: {names})"),
+    "no_sheet_hint": ("indique --sheet con un nombre de esa lista o un número desde 0",
+                      "give --sheet a name from that list or a number from 0"),
     "done": ("Panel: {units} unidades, años {years}, {rows} filas",
              "Panel: {units} units, years {years}, {rows} rows"),
 })
@@ -51,6 +55,8 @@ def run(args) -> int:
         mapping["name"] = args.name_col
         mapping["country"] = None if args.country.lower() in ("auto", "none") else args.country
     sheet = int(args.sheet) if str(args.sheet).isdigit() else args.sheet
+    for spec in args.files:
+        _check_sheet(str(spec).partition("=")[0], sheet)
     country = None if args.country.lower() == "none" else args.country
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", BrechaWarning)  # the panel keeps its warnings; printed once below
@@ -63,3 +69,24 @@ def run(args) -> int:
             print(f"  - {w}")
     write_output(panel.data, args)
     return 0
+
+
+def _check_sheet(path: str, sheet) -> None:
+    """--sheet names a sheet the workbook has (else pandas' ValueError would end in a traceback)."""
+    from pathlib import Path
+
+    from ..errors import InputError
+
+    if Path(path).suffix.lower() not in (".xlsx", ".xlsm") or not Path(path).is_file():
+        return  # other formats have no sheets; a missing file is reported by the reader
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(path, read_only=True)
+        names = list(book.sheetnames)
+        book.close()
+    except Exception:  # not a readable workbook: the reader says so, with the file named
+        return
+    if (isinstance(sheet, int) and sheet >= len(names)) or (isinstance(sheet, str) and sheet not in names):
+        raise InputError(MSG("no_sheet", sheet=sheet, n=len(names), names=", ".join(names)), file=path,
+                         hint=MSG("no_sheet_hint"))

@@ -60,7 +60,12 @@ def main(argv: list[str] | None = None) -> int:
         label = MSG("warning") if issubclass(category, BrechaWarning) else category.__name__
         print(f"{label}: {message}", file=sys.stderr)
 
-    warnings.showwarning = show_warning
+    with warnings.catch_warnings():  # restores the process's warning display when the command ends
+        warnings.showwarning = show_warning
+        return _run(args)
+
+
+def _run(args) -> int:
     try:
         return int(args.func(args) or 0)
     except BrechaError as exc:

@@ -20,6 +20,9 @@ MSG = Catalog({
     "warnings": ("Avisos:", "Warnings:"),
     "totals": ("Totales por año (tasa por 1.000 nacidos vivos):", "Totals per year (rate per 1,000 live births):"),
     "valid": ("Panel válido.", "Panel is valid."),
+    "example_country": ("--example {example} es del país {country}; --country {given} no se aplica",
+                        "--example {example} is country {country}; --country {given} does not apply"),
+    "example_country_hint": ("use --country con un archivo de panel", "use --country with a panel file"),
 })
 
 
@@ -33,7 +36,16 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+EXAMPLE_COUNTRY = {"chile": "CL", "brazil": "BR"}
+
+
 def run(args) -> int:
+    country = EXAMPLE_COUNTRY.get(args.example or "")
+    if country and args.country.lower() not in ("auto", country.lower()):
+        from ..errors import InputError
+
+        raise InputError(MSG("example_country", example=args.example, country=country, given=args.country),
+                         hint=MSG("example_country_hint"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the panel keeps its warnings; they are printed below
         if args.panel and not args.example and args.country != "auto":

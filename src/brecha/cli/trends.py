@@ -5,8 +5,7 @@ import warnings
 
 from ..i18n import Catalog
 from .common import (add_output_argument, add_panel_argument, add_region_argument, add_years_argument,
-                     load_region_subset, parse_years, print_notes, prose_number, warn_missing_years,
-                     write_output)
+                     load_region_subset, parse_years, prose_number, warn_missing_years)
 
 # The output columns are a contract: these first, in this order.
 CONTRACT = ["unit", "outcome", "n_years", "slope", "se", "p_value", "rho", "apc", "apc_lower", "apc_upper",
@@ -42,6 +41,11 @@ MSG = Catalog({
                   "confidence level of the APC CI, as in the other commands (same as --alpha 1-LEVEL)"),
     "alpha_and_conf": ("--alpha {alpha} y --conf-level {level} no concuerdan", "--alpha {alpha} and --conf-level "
                        "{level} disagree"),
+    "bad_conf": ("el nivel de confianza debe estar entre 0 y 1, no {value}", "the confidence level must be "
+                 "between 0 and 1, not {value}"),
+    "bad_conf_hint": ("escriba 0.95 para un 95 %", "write 0.95 for 95 %"),
+    "bad_count": ("{option} debe ser un entero >= {minimum}, no {value}",
+                  "{option} must be a whole number >= {minimum}, not {value}"),
     "alpha_and_conf_hint": ("indique solo uno de los dos", "give only one of them"),
     "seed_help": ("semilla de las permutaciones", "seed of the permutations"),
     "aapc_help": ("joinpoint: periodo del AAPC, p. ej. 2010-2015 (todo el periodo por defecto)",
@@ -104,12 +108,14 @@ def add_parser(subparsers) -> None:
 
 def _alpha(args) -> float:
     """--alpha, or 1 - --conf-level (the option the other commands take); 0.05 by default."""
+    from ..errors import InputError
+
     if args.conf_level is None:
         return 0.05 if args.alpha is None else args.alpha
+    if not 0 < args.conf_level < 1:
+        raise InputError(MSG("bad_conf", value=args.conf_level), hint=MSG("bad_conf_hint"))
     from_level = round(1 - args.conf_level, 12)
     if args.alpha is not None and abs(args.alpha - from_level) > 1e-12:
-        from ..errors import InputError
-
         raise InputError(MSG("alpha_and_conf", alpha=args.alpha, level=args.conf_level),
                          hint=MSG("alpha_and_conf_hint"))
     return from_level
@@ -118,7 +124,14 @@ def _alpha(args) -> float:
 def run(args) -> int:
     from ..trends import trend_label, trend_labels, trends
 
+    from ..errors import InputError
+
     args.alpha = _alpha(args)
+    for option, value, minimum in (("--permutations", args.permutations, 1),
+                                   ("--max-joinpoints", args.max_joinpoints, 0),
+                                   ("--min-years", args.min_years, 2)):
+        if value < minimum:  # caught here: the estimators would fail with a numpy error
+            raise InputError(MSG("bad_count", option=option, minimum=minimum, value=value))
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # panel warnings are shown by `brecha panel`
@@ -154,6 +167,8 @@ def run(args) -> int:
     zero_units = per_unit.loc[per_unit["zero_years"] > 0, "unit"].nunique()
     print(MSG("zero_summary", rule=args.zero, count=zero_units, sparse=sparse,
               share=f"{100 * args.max_zero_share:g}"))
-    print_notes(result.attrs.get("notes") or [])
-    write_output(table, args)
+    from .rates import write_result
+
+    table.attrs["notes"] = list(result.attrs.get("notes") or [])
+    write_result(table, args, list(table.columns))  # notes printed as everywhere; .xlsx: a 'notes' sheet
     return 0

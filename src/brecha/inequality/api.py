@@ -155,8 +155,8 @@ MSG = Catalog({
     "covariate_hint": ("covariables disponibles: {have}", "available covariates: {have}"),
     "bad_reference": ("la referencia '{ref}' no está entre las unidades del período {period}",
                       "reference '{ref}' is not among the units of period {period}"),
-    "ref_hint": ("use códigos de unidad como en el panel (p. ej. '13101')",
-                 "use unit codes as in the panel (e.g. '13101')"),
+    "ref_hint": ("use códigos de unidad como en el panel (p. ej. {examples})",
+                 "use unit codes as in the panel (e.g. {examples})"),
     "bad_group_reference": ("la referencia de grupo debe ser un número entre 1 y {groups}",
                             "a group reference must be a number from 1 to {groups}"),
     "bad_groups": ("groups (--groups) debe ser un entero >= 2", "groups (--groups) must be an integer >= 2"),
@@ -240,7 +240,7 @@ def _reference_mask(reference, codes, n_groups, period, msg):
         hit = codes == str(r)
         if not hit.any():
             raise InputError(msg("bad_reference", ref=r, period=period),
-                             hint=msg("ref_hint"))
+                             hint=msg("ref_hint", examples=", ".join(f"'{c}'" for c in codes[:3])))
         mask |= hit
     return mask
 

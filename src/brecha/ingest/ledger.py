@@ -24,7 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import BrechaError
-from ..i18n import Catalog, get_language
+from ..i18n import Catalog, format_count, get_language  # noqa: F401 (format_count is part of this module's API)
 
 # reason -> (status, Spanish label, English label). Order = order of printing.
 REASONS: dict[str, tuple[str, str, str]] = {
@@ -79,12 +79,6 @@ MSG = Catalog({
                  "{excluded} excluded"),
     "unknown_reason": ("motivo desconocido en el ledger: {reason}", "unknown ledger reason: {reason}"),
 })
-
-
-def format_count(value, lang: str) -> str:
-    """A count with thousands separators in the language's way: 8.619 in Spanish, 8,619 in English."""
-    text = f"{int(value):,}"
-    return text.replace(",", ".") if lang == "es" else text
 
 
 class LedgerError(BrechaError):

@@ -92,7 +92,10 @@ def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variabl
     if unit_col is None:
         raise InputError(MSG("no_col", col="unit", role="unit", present=", ".join(columns)), file=file,
                          hint=MSG("no_col_hint", role="unit"))
-    year_col = _find(columns, "year", mapping.get("year"), file)
+    given_year = mapping.get("year")
+    if variable and given_year and given_year not in columns:
+        given_year = None  # a wide FILE=variable table has its years in the column names
+    year_col = _find(columns, "year", given_year, file)
     rows = _file_rows(table)
     if year_col is None:
         year_cols = [c for c in columns if c != unit_col and YEAR_COLUMN.match(c)]

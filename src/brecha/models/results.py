@@ -15,7 +15,7 @@ MSG = Catalog({
     "se": ("errores estándar: {se}", "standard errors: {se}"),
     "nobs": ("observaciones {nobs}, unidades {units}", "observations {nobs}, units {units}"),
     "tests": ("Pruebas", "Tests"),
-    "notes": ("Notas", "Notes"),
+    "notes": ("Notas:", "Notes:"),
     "no_tests": ("(ninguna prueba: pida fe y re, o pooled y fe)", "(no tests: ask for fe and re, or pooled and fe)"),
     "rr": ("RR = razón de tasas por unidad de la covariable", "RR = rate ratio per unit of the covariate"),
     "conf": ("IC {level:g}%", "{level:g}% CI"),

@@ -29,7 +29,8 @@ from .calls import Unavailable, _call, _function, _module, _reason, _strict
 from .data import (_names, _provenance_text, _region_map, _span_text, _unit_word, _units_word,  # noqa: F401
                    load_study_panel)
 from .headline import extreme_fifths, log_linear_apc, rate_ratio_ci
-from .labels import TREND_KEYS, L, set_outcome, trend_codes, trend_word
+from .labels import (TREND_KEYS, L, cell_label, covariate_label, covariate_with_code, relabel_covariates, set_outcome,
+                     trend_codes, trend_word)
 from ..panel import OUTCOMES
 
 
@@ -46,6 +47,7 @@ class Block:
     max_rows: int = 400
     columns: list | None = None
     outcome: str = ""  # set on the blocks of a further outcome's section: its labels name that outcome's rate
+    column_labels: dict | None = None  # headers of columns named from data (e.g. ``poverty_2015``)
 
 
 @dataclass
@@ -201,6 +203,7 @@ class _Runner:
         self.names = _names(panel)
         self.smoothed: pd.Series | None = None  # unit -> smoothed pooled rate
         self.trend_classes: pd.Series | None = None
+        self.reference: tuple | None = None  # (codes, label) of the study's reference, once resolved
         self.sections: dict[str, Section] = {}
         # the births caveat of the embedded Chilean data, repeated wherever rates of 2000-2009 show
         self.caveat = ""
@@ -214,12 +217,20 @@ class _Runner:
         return self.sections[key]
 
     def add_table(self, name: str, df: pd.DataFrame, title: str, section: str | None = None,
-                  columns=None, max_rows: int = 400) -> None:
+                  columns=None, max_rows: int = 400, column_labels: dict | None = None) -> None:
         name = name + self.suffix
         self.r.tables[name] = (df, title)
         if section:
             self.section(section).add(Block("table", title=title, table=name, columns=columns,
-                                             max_rows=max_rows))
+                                             max_rows=max_rows, column_labels=column_labels))
+
+    def cov_label(self, name) -> str:
+        """A covariate's name for reading (``poverty`` -> income poverty (%))."""
+        return covariate_label(name, self.lang, getattr(self.panel, "country", None))
+
+    def cov_code(self, name) -> str:
+        """A covariate's label with its column name, where a reader may want both."""
+        return covariate_with_code(name, self.lang, getattr(self.panel, "country", None))
 
     def add_figure(self, fig, section: str) -> None:
         if fig is None:
@@ -366,7 +377,9 @@ class _Runner:
         self.national_figure_index = len(self.r.figures)
         self.add_figure(F.line_chart("national_rate", series, ylabel=f"{L('imr_short', self.lang)} "
                                      f"({L('per_1000', self.lang)})",
-                                     caption=L("cap_national", self.lang, method=method) + self.caveat), "rates")
+                                     caption=L("cap_national", self.lang,
+                                               method=cell_label("method", method, self.lang)) + self.caveat),
+                         "rates")
         units_col = self.panel.units
         if units_col is not None and "region" in units_col and 1 < units_col["region"].nunique() <= 30:
             # regions summed over their units that have data (Panel.aggregate(incomplete="available"))
@@ -446,6 +459,7 @@ class _Runner:
         resolve = getattr(_module("disparity", self.lang), "resolve_reference", None)
         if resolve is not None:
             codes, label = _call(resolve, self.panel, ref, years=self.years, outcome=self.outcome)
+            self.reference = (list(codes), label)
             if not self.suffix:
                 self.r.reference_label = label
             else:  # the best unit is chosen on this outcome's rates: say which it is
@@ -488,6 +502,7 @@ class _Runner:
             if opts["focus"]:
                 focus = wide[wide["unit"].isin(opts["focus"])].copy()
                 cov = opts.get("focus_covariate") or ""
+                column_labels = {}
                 columns = ["unit", "name", "events", "births", "rate", "rr", "rr_lower", "rr_upper", "ar",
                            "ar_lower", "ar_upper", "ar_pct", "ar_pct_lower", "ar_pct_upper"]
                 if cov:
@@ -502,11 +517,12 @@ class _Runner:
                             values = d[d["year"] == year].set_index("unit")[cov]
                             focus.insert(2, column, focus["unit"].map(values).astype(float).to_numpy())
                             columns.insert(2, column)
+                            column_labels[column] = f"{self.cov_label(cov)} {year}"
                     else:
-                        self.r.excluded.append(L("ex_covariate", self.lang, name=cov,
+                        self.r.excluded.append(L("ex_covariate", self.lang, name=self.cov_code(cov),
                                                  reason=L("missing", self.lang)))
                 self.add_table("disparity_focus", focus, L("t_focus", self.lang, units=self.units), "disparity",
-                               columns=columns)
+                               columns=columns, column_labels=column_labels)
             self.add_table("disparity_units_pooled", wide,
                            L("t_disparity_units", self.lang, unit=self.unit, period=self.period), "disparity")
 
@@ -580,9 +596,26 @@ class _Runner:
             kw["measures"] = opts["measures"]
         from . import figures as F
 
-        # between all units (non-ordered), with the module's CIs whatever the number of units
-        per_year = _call(fn, self.panel, pool=False, **kw)
-        pooled = _call(fn, self.panel, pool=True, **kw)
+        # between all units (non-ordered), with the module's CIs whatever the number of units; D, R, PAR and
+        # PAF against the study's reference (that of the disparity section), not WHO's default "best unit",
+        # whose rate is 0 when the units are single communes (PAF = 100 %)
+        ref = self.study_reference()
+        ref_note = ""
+        if ref is not None:
+            from ..errors import InputError
+
+            try:
+                per_year = _call(fn, self.panel, pool=False, reference=ref[0], **kw)
+                pooled = _call(fn, self.panel, pool=True, reference=ref[0], **kw)
+                ref_note = L("ineq_reference_note", self.lang, ref=ref[1], section=L("s_disparity", self.lang),
+                             unit=self.unit, units=self.units)
+            except InputError as exc:  # e.g. a reference unit without births in some year
+                ref = None
+                ref_note = L("ineq_reference_fallback", self.lang, ref=self.r.reference_label or "-",
+                             reason=str(exc).splitlines()[0], unit=self.unit)
+        if ref is None:
+            per_year = _call(fn, self.panel, pool=False, **kw)
+            pooled = _call(fn, self.panel, pool=True, **kw)
         per_year = per_year.copy()
         per_year["year"] = pd.to_numeric(per_year["period"], errors="coerce")
         self.inequality_year = per_year
@@ -601,10 +634,14 @@ class _Runner:
         self.add_table("inequality_pooled", pooled, L("t_inequality_pooled", self.lang) + f", {self.period}",
                        "inequality", columns=[c for c in ("measure", "label", "estimate", "lower", "upper", "se")
                                               if c in pooled.columns])
+        if ref_note:
+            self.section("inequality").add(Block("text", text=ref_note))
+        self.inequality_pooled = pooled
         # ordered by a covariate, in groups of equal births
         rank_by = opts["rank_by"]
         if rank_by and rank_by not in self.panel.covariates:
-            self.r.excluded.append(L("ex_covariate", self.lang, name=rank_by, reason=L("missing", self.lang)))
+            self.r.excluded.append(L("ex_covariate", self.lang, name=self.cov_code(rank_by),
+                                     reason=L("missing", self.lang)))
             rank_by = ""
         if not rank_by:
             return
@@ -615,20 +652,41 @@ class _Runner:
         ordered["year"] = pd.to_numeric(ordered["period"], errors="coerce")
         have = self.panel.data.groupby("year")[rank_by].count()
         missing = [int(y) for y in self.years if have.get(y, 0) == 0]
-        self.section("inequality").add(Block("text", title=L("ineq_ordered_title", self.lang, covariate=rank_by),
-                                             text=L("ineq_rank_note", self.lang, covariate=rank_by,
+        label = self.cov_label(rank_by)
+        self.section("inequality").add(Block("text", title=L("ineq_ordered_title", self.lang, covariate=label),
+                                             text=L("ineq_rank_note", self.lang, covariate=label,
                                                     groups=opts["groups"], fill=self.study.fill,
                                                     missing=_span_text(missing) if missing else L("none", self.lang))))
         show = [m for m in ORDERED_MEASURES if m in set(ordered["measure"])]
         if show:
             self.add_figure(F.small_multiples("inequality_ordered", ordered[ordered["measure"].isin(show)],
-                                              caption=L("cap_inequality_ordered", self.lang, covariate=rank_by,
+                                              caption=L("cap_inequality_ordered", self.lang, covariate=label,
                                                         groups=opts["groups"]),
                                               labels=_measure_labels(ordered)), "inequality")
         wide = _wide_by_year(ordered)
-        self.add_table("inequality_ordered_wide", wide, L("ineq_ordered_title", self.lang, covariate=rank_by),
+        self.add_table("inequality_ordered_wide", wide, L("ineq_ordered_title", self.lang, covariate=label),
                        "inequality")
-        self.add_table("inequality_ordered_year", ordered, L("ineq_ordered_title", self.lang, covariate=rank_by))
+        self.add_table("inequality_ordered_year", ordered, L("ineq_ordered_title", self.lang, covariate=label))
+
+    def study_reference(self):
+        """``(codes, label)`` of the study's reference, as the disparity section resolved it (resolved here
+        when the study has no disparity analysis); None when it cannot be resolved."""
+        if getattr(self, "reference", None) is None:
+            try:
+                resolve = getattr(_module("disparity", self.lang), "resolve_reference", None)
+            except Unavailable:
+                return None
+            if resolve is None or not self.study.reference:
+                return None
+            try:
+                codes, label = _call(resolve, self.panel, self.study.reference, years=self.years,
+                                     outcome=self.outcome)
+            except Exception:  # noqa: BLE001 - without a reference the measures use WHO's default
+                return None
+            self.reference = (list(codes), label)
+            if not self.suffix and not self.r.reference_label:
+                self.r.reference_label = label
+        return self.reference
 
     # covariate inequality -----------------------------------------------------------------------
     def covariate_inequality(self) -> None:
@@ -639,12 +697,16 @@ class _Runner:
         opts = self.study.analyses["covariate_inequality"]
         cov = opts["covariate"]
         if not cov or cov not in self.panel.covariates:
-            raise Unavailable(L("ex_covariate", self.lang, name=cov or "-", reason=L("missing", self.lang)))
+            raise Unavailable(L("ex_covariate", self.lang, name=self.cov_code(cov) if cov else "-",
+                                reason=L("missing", self.lang)))
+        label = self.cov_label(cov)
+        if cov not in ("health_spending_pc", "health_spending_per_capita"):  # the default title names them
+            self.section("covariate").title = L("s_covariate_of", self.lang, covariate=label)
         weight = None if opts["weight"] == "none" else opts["weight"]
         table = _call(fn, self.panel, cov, weight=weight)
-        self.add_table("covariate_inequality", table, L("t_covariate", self.lang, covariate=cov))
-        self.add_table("covariate_inequality_wide", _wide_by_year(table), L("t_covariate", self.lang, covariate=cov),
-                       "covariate")
+        self.add_table("covariate_inequality", table, L("t_covariate", self.lang, covariate=label))
+        self.add_table("covariate_inequality_wide", _wide_by_year(table), L("t_covariate", self.lang,
+                                                                               covariate=label), "covariate")
         table = table.copy()
         table["year"] = pd.to_numeric(table["period"], errors="coerce")
         from . import figures as F
@@ -652,7 +714,7 @@ class _Runner:
         show = [m for m in ("gini", "ti", "cov", "ratio_p90p10") if m in set(table["measure"])][:4]
         if show:
             self.add_figure(F.small_multiples("covariate_inequality", table[table["measure"].isin(show)],
-                                              caption=L("t_covariate", self.lang, covariate=cov),
+                                              caption=L("t_covariate", self.lang, covariate=label),
                                               labels=_measure_labels(table)), "covariate")
         comove = getattr(mod, "comovement", None)
         if comove is not None and hasattr(self, "inequality_year"):
@@ -671,9 +733,13 @@ class _Runner:
                     self.section("covariate").add(Block("text", text=L(
                         "comovement_text", self.lang, measure=L(f"mshort_{r0['measure_a']}", self.lang)
                         if str(r0.get("measure_a")) in SHORT_MEASURES else str(r0.get("measure_a")),
-                        covariate=cov, r=_fmt(r0["estimate"], 2), lo=_fmt(r0["lower"], 2), hi=_fmt(r0["upper"], 2),
+                        covariate=label, r=_fmt(r0["estimate"], 2), lo=_fmt(r0["lower"], 2), hi=_fmt(r0["upper"], 2),
                         n=int(r0["n_years"]) if "n_years" in r0 and pd.notna(r0["n_years"]) else "-")))
-                self.add_table("comovement", res, L("t_comovement", self.lang), "covariate")
+                self.add_table("comovement", res, L("t_comovement", self.lang), "covariate",
+                               columns=[c for c in ("measure_a", "method", "estimate", "lower", "upper", "p_value",
+                                                    "n_years", "conf_level", "ci_method", "periods")
+                                        if c in res.columns] or None,
+                               column_labels={"measure_a": L("c_measure", self.lang)})
                 if "gini" in common:
                     x = table[table["measure"] == "gini"].set_index("period")["estimate"]
                     y = a[a["measure"] == "gini"].set_index("period")["estimate"]
@@ -681,8 +747,10 @@ class _Runner:
                     if len(both) >= 3:
                         self.add_figure(F.scatter_chart(
                             "comovement", both["x"].to_numpy(float), both["y"].to_numpy(float),
-                            xlabel=f"Gini {cov}", ylabel=f"Gini {L('imr_short', self.lang)}",
-                            labels=both.index.tolist(), caption=L("cap_comovement", self.lang)), "covariate")
+                            xlabel=L("gini_of", self.lang, covariate=label),
+                            ylabel=L("gini_of", self.lang, covariate=L("imr_short", self.lang)),
+                            labels=both.index.tolist(), caption=L("cap_comovement", self.lang, covariate=label)),
+                            "covariate")
 
     # funnel ---------------------------------------------------------------------------------------
     def funnel(self) -> None:
@@ -699,7 +767,8 @@ class _Runner:
         method = str(table["method"].iloc[0]) if "method" in table and len(table) else "Poisson"
         self.add_figure(F.funnel_plot("funnel", t, xlabel=L("c_births", self.lang),
                                       ylabel=f"{L('imr_short', self.lang)} ({L('per_1000', self.lang)})",
-                                      caption=L("cap_funnel", self.lang, period=self.period, method=method,
+                                      caption=L("cap_funnel", self.lang, period=self.period,
+                                                method=cell_label("method", method, self.lang),
                                                 units=self.units)), "funnel")
         if "flag" in t:
             flagged = t[t["flag"].isin(["high", "above", "upper"])]
@@ -714,7 +783,8 @@ class _Runner:
         covs = opts["covariates"] or self.study.covariates
         absent = [c for c in covs if c not in self.panel.covariates]
         if absent:
-            raise Unavailable(L("ex_covariate", self.lang, name=", ".join(absent), reason=L("missing", self.lang)))
+            raise Unavailable(L("ex_covariate", self.lang, name=", ".join(self.cov_code(c) for c in absent),
+                                reason=L("missing", self.lang)))
         years = self.years
         if opts["years"]:
             from ..study import parse_period
@@ -725,11 +795,17 @@ class _Runner:
         self.add_table("model_coefficients", res.coefficients, L("t_coefficients", self.lang), "models",
                        columns=[c for c in ("model", "term", "estimate", "se", "statistic", "p_value", "lower",
                                             "upper") if c in res.coefficients.columns])
+        country = getattr(self.panel, "country", None)
         if res.tests is not None and len(res.tests):
-            self.add_table("model_tests", res.tests, L("t_tests", self.lang), "models")
+            tests = res.tests
+            if "note" in tests:  # prose: the covariates by their labels (the term column keeps the names)
+                tests = tests.assign(note=[relabel_covariates(n, covs, self.lang, country) if isinstance(n, str)
+                                           else n for n in tests["note"]])
+            self.add_table("model_tests", tests, L("t_tests", self.lang), "models")
         # the model notes repeat the panel's caveats (shown in the data section): keep the models' own
         heads = {str(n)[:30] for n in self.panel.notes}
-        notes = [str(n) for n in getattr(res, "notes", []) if str(n)[:30] not in heads]
+        notes = [relabel_covariates(str(n), covs, self.lang, country) for n in getattr(res, "notes", [])
+                 if str(n)[:30] not in heads]
         if notes:
             self.section("models").add(Block("list", items=list(dict.fromkeys(notes))))
 
@@ -955,7 +1031,8 @@ class _Runner:
         if self.r.reference_label:
             items.append(L("d_reference", lang, ref=self.r.reference_label))
         if self.study.covariates:
-            items.append(L("d_covariates", lang, names=", ".join(self.study.covariates), fill=self.study.fill))
+            items.append(L("d_covariates", lang, names="; ".join(self.cov_code(c) for c in self.study.covariates),
+                           fill=self.study.fill))
         if self.study.path:
             items.append(f"{L('d_study', lang)}: {Path(self.study.path).name}")
         sec.add(Block("list", items=items))
@@ -1085,6 +1162,8 @@ def _measure_labels(table: pd.DataFrame, lang: str | None = None) -> dict:
     for key in SHORT_MEASURES:
         label_key = f"mshort_{key}"
         out[key] = L(label_key, lang)
+    if "reference" in table and table["reference"].fillna("").astype(str).ne("").any():
+        out["d"], out["r"] = L("mshort_d_ref", lang), L("mshort_r_ref", lang)  # max − reference, not max − min
     return out
 
 

@@ -118,7 +118,12 @@ def column_label(col: str, lang: str) -> str:
 
 
 def table_html(df: pd.DataFrame, lang: str, *, columns=None, max_rows: int = 400, file: str = "",
-               value_labels: dict | None = None) -> str:
+               value_labels: dict | None = None, covariates=(), country: str | None = None,
+               column_labels: dict | None = None) -> str:
+    """A table for reading: every header labelled (``column_labels`` first, then the ``c_<column>`` labels),
+    numbers in the language's format, coded cells (flags, methods, model names, covariates) in words."""
+    from .labels import cell_label
+
     if columns:
         cols = [c for c in columns if c in df.columns]
         if not cols:
@@ -128,8 +133,9 @@ def table_html(df: pd.DataFrame, lang: str, *, columns=None, max_rows: int = 400
     shown = df[cols].head(max_rows)
     numeric = {c: (pd.api.types.is_numeric_dtype(shown[c]) and not pd.api.types.is_bool_dtype(shown[c]))
                for c in cols}
-    head = "".join(f'<th class="{"n" if numeric[c] else ""}" scope="col">{esc(column_label(str(c), lang))}</th>'
-                   for c in cols)
+    names = column_labels or {}
+    head = "".join(f'<th class="{"n" if numeric[c] else ""}" scope="col">'
+                   f'{esc(names.get(str(c)) or column_label(str(c), lang))}</th>' for c in cols)
     body = []
     labels = value_labels or {}
     for row in shown.itertuples(index=False, name=None):
@@ -139,7 +145,7 @@ def table_html(df: pd.DataFrame, lang: str, *, columns=None, max_rows: int = 400
                 cells.append(f'<td class="n">{esc(fmt_number(v, str(c), lang))}</td>')
             else:
                 text = "" if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA else str(v)
-                text = labels.get(text, text)
+                text = labels.get(text) or cell_label(str(c), text, lang, covariates, country)
                 cells.append(f"<td>{esc(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     out = (f'<div class="tablebox"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
@@ -214,8 +220,12 @@ def _block_html(b, report, labels) -> str:
         if item is None:
             return ""
         df = item[0]
+        panel = getattr(report, "panel", None)
         return title + table_html(df, lang, columns=b.columns, max_rows=b.max_rows,
-                                  file=f"tables/{b.table}.csv", value_labels=labels)
+                                  file=f"tables/{b.table}.csv", value_labels=labels,
+                                  covariates=list(getattr(panel, "covariates", ()) or ()),
+                                  country=getattr(panel, "country", None),
+                                  column_labels=getattr(b, "column_labels", None))
     if b.kind == "figure":
         return title + figure_html(b.figure)
     if b.kind == "text":

@@ -170,8 +170,10 @@ LABELS = Catalog({
                       "fiable.",
                       "PAR% of the country against the reference, per year, with 95 % CI. The reference's yearly "
                       "rate rests on few deaths, hence the noise: the pooled period (next table) is more reliable."),
-    "cap_comovement": ("Desigualdad de la TMI frente a desigualdad del gasto municipal en salud, por año.",
-                       "IMR inequality against inequality of municipal health spending, per year."),
+    "cap_comovement": ("Desigualdad de la TMI frente a desigualdad de {covariate}, por año.",
+                       "IMR inequality against inequality of {covariate}, per year."),
+    "s_covariate_of": ("Desigualdad de {covariate}", "Inequality of {covariate}"),
+    "gini_of": ("Gini de {covariate}", "Gini of {covariate}"),
     "cap_trend_national": ("Tendencia de la TMI del país: cambio porcentual anual (CPA) {apc} % "
                            "(IC 95 %: {lo} a {hi}), {trend}.",
                            "Trend of the national IMR: annual percent change (APC) {apc} % "
@@ -206,6 +208,20 @@ LABELS = Catalog({
     "mshort_d": ("Diferencia extremos", "Difference of extremes"), "mshort_r": ("Razón extremos", "Ratio of extremes"),
     "mshort_ratio_p90p10": ("Razón p90/p10", "Ratio p90/p10"), "mshort_paf": ("PAF %", "PAF %"),
     "mshort_par": ("PAR", "PAR"),
+    "mshort_d_ref": ("Diferencia máx. − referencia", "Highest − reference"),
+    "mshort_r_ref": ("Razón máx. / referencia", "Highest / reference ratio"),
+    "ineq_reference_note": ("D, R, las diferencias medias respecto de la referencia (MDRU, MDRW), el RAP (PAR) y la "
+                            "FAP (PAF) se miden frente a la referencia del estudio, la misma de la sección «{section}»: "
+                            "{ref}. Sin ella, la OMS toma la {unit} de menor tasa, que con {units} pequeñas es 0 "
+                            "(FAP = 100 %).",
+                            "D, R, the mean differences from the reference (MDRU, MDRW), PAR and PAF are measured "
+                            "against the study's reference, the same as in the section '{section}': {ref}. Without "
+                            "it WHO takes the {unit} with the lowest rate, which with small {units} is 0 (PAF = "
+                            "100 %)."),
+    "ineq_reference_fallback": ("D, R, RAP y FAP frente a la {unit} de menor tasa de cada período (criterio de la OMS): "
+                                "la referencia del estudio ({ref}) no está en todos los períodos ({reason}).",
+                                "D, R, PAR and PAF against the {unit} with the lowest rate of each period (WHO's "
+                                "rule): the study's reference ({ref}) is not in every period ({reason})."),
     "c_label": ("Descripción", "Description"), "c_mean": ("Media", "Mean"), "c_std": ("DE", "SD"), "c_min": ("Mín.", "Min"),
     "c_max": ("Máx.", "Max"),
     # trend classes: the class words themselves come from brecha.trends.trend_labels (one vocabulary)
@@ -264,6 +280,50 @@ LABELS = Catalog({
     "c_difference": ("Diferencia", "Difference"), "c_status": ("Estado", "Status"), "c_rows": ("Filas", "Rows"), "c_note": ("Nota", "Note"),
     "c_row": ("Fila", "Row"), "c_start_year": ("Desde", "From"), "c_end_year": ("Hasta", "To"),
     "c_deaths": ("Defunciones", "Deaths"), "c_source": ("Fuente", "Source"), "c_flag": ("Marca", "Flag"), "c_reason": ("Motivo", "Reason"),
+    "c_measure_a": ("Medida (TMI)", "Measure (IMR)"), "c_measure_b": ("Medida (covariable)", "Measure (covariate)"),
+    "c_ci_method": ("Método del IC", "CI method"), "c_periods": ("Años usados", "Years used"),
+    "c_df_denominator": ("gl del denominador", "Denominator df"), "c_file": ("Archivo", "File"),
+    "c_kind": ("Tipo", "Kind"), "c_lines": ("Líneas", "Lines"), "c_detail": ("Detalle", "Detail"),
+    "c_group": ("Grupo", "Group"), "c_n_groups": ("Grupos", "Groups"), "c_reference": ("Referencia", "Reference"),
+    "c_rank_by": ("Ordenado por", "Ranked by"), "c_advantaged": ("Extremo favorecido", "Advantaged end"),
+    "c_bootstrap": ("Réplicas bootstrap", "Bootstrap replicates"), "c_seed": ("Semilla", "Seed"),
+    "c_code": ("Código", "Code"), "c_reference_rate": ("TMI de la referencia", "Reference IMR"),
+    # cell values shown for reading (the CSV and Excel tables keep the codes)
+    "v_flag_high": ("sobre el límite superior de 99,8 %", "above the upper 99.8 % limit"),
+    "v_flag_low": ("bajo el límite inferior de 99,8 %", "below the lower 99.8 % limit"),
+    "v_flag_zero_births": ("0 nacimientos (tasa no definida)", "0 births (rate undefined)"),
+    "v_flag_missing": ("sin dato", "missing"),
+    "v_flag_events_exceed_births": ("más defunciones que nacimientos", "more deaths than births"),
+    "v_flag_lower_clipped": ("límite inferior recortado en 0", "lower limit clipped at 0"),
+    "v_method_exact": ("exacto de Poisson", "exact Poisson"),
+    "v_method_delta-poisson": ("delta (Poisson)", "delta (Poisson)"),
+    "v_method_exact-poisson": ("exactos de Poisson", "exact Poisson"),
+    "v_method_pearson": ("Pearson", "Pearson"), "v_method_spearman": ("Spearman", "Spearman"),
+    "v_ci_method_Fisher z": ("z de Fisher", "Fisher z"),
+    "v_ci_method_Fisher z (variance 1.06/(n-3))": ("z de Fisher (varianza 1,06/(n−3))",
+                                                    "Fisher z (variance 1.06/(n−3))"),
+    "v_status_read": ("leídas", "read"), "v_status_kept": ("conservadas", "kept"),
+    "v_status_excluded": ("excluidas", "excluded"), "v_status_filled": ("agregadas", "filled"),
+    "v_status_note": ("nota", "note"), "v_status_counted": ("contadas", "counted"),
+    "v_term_intercept": ("constante", "intercept"),
+    # covariates: short names for headings, captions, axes and table cells (docs/covariates.md has the sources)
+    "cov_poverty": ("pobreza por ingresos (%)", "income poverty (%)"),
+    "cov_poverty_new": ("pobreza por ingresos, nueva línea (%)", "income poverty, new line (%)"),
+    "cov_poverty_multidimensional": ("pobreza multidimensional (%)", "multidimensional poverty (%)"),
+    "cov_health_spending_pc": ("gasto municipal en salud por habitante (M$)",
+                               "municipal health spending per head (M$)"),
+    "cov_health_spending_pc_BR": ("gasto municipal en salud por habitante (R$)",
+                                  "municipal health spending per head (R$)"),
+    "cov_schooling": ("escolaridad: secundaria o más (%)", "schooling: secondary or higher (%)"),
+    "cov_sapu": ("SAPU/SAR abierto en la comuna (0/1)", "SAPU/SAR open in the commune (0/1)"),
+    "cov_distance_hospital_km": ("distancia al hospital de alta complejidad (km)",
+                                 "distance to a high-complexity hospital (km)"),
+    "cov_health_spending_per_capita": ("gasto municipal en salud por habitante (R$)",
+                                       "municipal health spending per head (R$)"),
+    "cov_population": ("población", "population"),
+    "cov_income_pc": ("ingreso por habitante (R$ de 2010)", "income per head (2010 R$)"),
+    "cov_gini": ("Gini del ingreso", "income Gini"),
+    "cov_with_code": ("{label} ({name})", "{label} ({name})"),
     # measures
     "m_rate_ratio": ("Razón de tasas (RR)", "Rate ratio (RR)"),
     "m_attributable_risk": ("Riesgo atribuible (RA)", "Attributable risk (AR)"),
@@ -378,3 +438,70 @@ def trend_codes(table) -> "pd.Series":
     sparse = table["sparse"].fillna(False).astype(bool) if "sparse" in table else pd.Series(False, index=table.index)
     out = trend.where(trend.notna(), "no_trend")
     return out.mask(trend.isna() & sparse, "sparse").astype(str)
+
+
+def covariate_label(name, lang: str, country: str | None = None) -> str:
+    """Name of a covariate for reading (headings, captions, axes, table cells): a ``label`` pair in
+    :mod:`brecha.covariates`' source tables when it has one, else ours (``cov_<name>``; Brazil's
+    spending in R$), else the first clause of the source table's ``short`` description, else the name
+    itself. CSV and Excel tables keep the column name, which scripts need."""
+    name = str(name)
+    try:
+        from .. import covariates as C
+
+        sources = C.BRAZIL_SOURCES if country == "BR" else C.CHILE_SOURCES
+        entry = sources.get(name) or C.CHILE_SOURCES.get(name) or {}
+    except (ImportError, AttributeError):
+        entry = {}
+    if entry.get("label"):
+        return entry["label"][1 if lang == "en" else 0]
+    for key in ((f"cov_{name}_BR", f"cov_{name}") if country == "BR" else (f"cov_{name}",)):
+        if key in LABELS:
+            return L(key, lang)
+    if entry.get("short"):
+        return entry["short"][1 if lang == "en" else 0].split(",")[0].strip()
+    return name
+
+
+def covariate_with_code(name, lang: str, country: str | None = None) -> str:
+    """``label (name)``: where the reader may want the column name too (data section, exclusions)."""
+    label = covariate_label(name, lang, country)
+    return label if label == str(name) else L("cov_with_code", lang, label=label, name=name)
+
+
+def cell_label(column: str, text: str, lang: str, covariates=(), country: str | None = None) -> str:
+    """A table cell's text for reading: funnel and rate flags, CI methods, ledger statuses, model names
+    and terms (covariates by their label), the measures of the co-movement table. Unknown values stay."""
+    if not text:
+        return text
+    if column == "flag":
+        parts = [p for p in text.split(";") if p]
+        return "; ".join(L(f"v_flag_{p}", lang) if f"v_flag_{p}" in LABELS else p for p in parts)
+    if column in ("method", "ci_method", "status"):
+        key = f"v_{column}_{text}"
+        return L(key, lang) if key in LABELS else text
+    if column == "model":
+        try:
+            from ..models import model_label
+        except ImportError:
+            return text
+        return model_label(text, lang)
+    if column == "term":
+        if f"v_term_{text}" in LABELS:
+            return L(f"v_term_{text}", lang)
+        return covariate_label(text, lang, country) if text in covariates else text
+    if column in ("measure_a", "measure_b"):
+        return L(f"mshort_{text}", lang) if f"mshort_{text}" in LABELS else text
+    return text
+
+
+def relabel_covariates(text: str, covariates, lang: str, country: str | None = None) -> str:
+    """Put the covariates' labels for their column names in a sentence written by an analysis module
+    (model notes: "compares poverty, health_spending_pc")."""
+    import re
+
+    names = sorted({str(c) for c in covariates if c}, key=len, reverse=True)
+    if not names or not text:
+        return text
+    pattern = re.compile(r"(?<![\w.'])(" + "|".join(re.escape(n) for n in names) + r")(?![\w'])")
+    return pattern.sub(lambda m: covariate_label(m.group(1), lang, country), str(text))

@@ -85,13 +85,17 @@ TEXTS = [
      "logarítmica media <span class=formula>MLD = Σ p<sub>j</sub>(−ln r<sub>j</sub>)</span> con r<sub>j</sub> = "
      "y<sub>j</sub>/μ, índice de Gini ponderado por nacimientos, índices de pendiente y relativo de desigualdad "
      "(SII, RII) y de concentración cuando las unidades se ordenan por una covariable, y las diferencias entre "
-     "percentiles de unidades de HEAT (Schlotheuber y Hosseinpoor 2022).</p>",
+     "percentiles de unidades de HEAT (Schlotheuber y Hosseinpoor 2022). Entre unidades, D, R, RAP y FAP se miden "
+     "frente a la referencia del estudio (la de la brecha), de modo que la FAP es el RAP% de esa sección: "
+     "<span class=formula>FAP = (μ − y<sub>ref</sub>)/μ × 100</span>; IC de Walter (1978).</p>",
      "<p>WHO summary measures (HEAT, <i>healthequal</i>) with the corrections documented in docs/inequality.md: "
      "Theil index <span class=formula>T = Σ p<sub>j</sub> r<sub>j</sub> ln r<sub>j</sub></span>, mean log "
      "deviation <span class=formula>MLD = Σ p<sub>j</sub>(−ln r<sub>j</sub>)</span> with r<sub>j</sub> = "
      "y<sub>j</sub>/μ, births-weighted Gini, slope and relative indices of inequality (SII, RII) and the "
      "concentration index when units are ranked by a covariate, and HEAT's many-subgroup percentile differences "
-     "(Schlotheuber & Hosseinpoor 2022).</p>"),
+     "(Schlotheuber & Hosseinpoor 2022). Between units, D, R, PAR and PAF are measured against the study's "
+     "reference (that of the gap section), so PAF is that section's PAR%: "
+     "<span class=formula>PAF = (μ − y<sub>ref</sub>)/μ × 100</span>; Walter (1978) CI.</p>"),
     ("covariate_inequality", "Co-movimiento", "Co-movement",
      "<p>Las mismas medidas para la covariable por año, y la correlación de Pearson y de Spearman entre la serie "
      "anual de desigualdad de la TMI y la de la covariable (IC por la transformación z de Fisher). Con pocos "
@@ -131,6 +135,7 @@ REFERENCES = [
     "dizem as informações sobre óbitos e nascimentos do Ministério da Saúde? Cad Saúde Pública 18(6):1725-1736.",
     "Walter SD (1976). The estimation and interpretation of attributable risk in health research. "
     "Biometrics 32:829-849.",
+    "Walter SD (1978). Calculation of attributable risks from epidemiological data. Int J Epidemiol 7:175-182.",
     "Wooldridge JM (2010). Econometric Analysis of Cross Section and Panel Data, 2nd ed. MIT Press.",
 ]
 
