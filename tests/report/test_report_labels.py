@@ -130,12 +130,14 @@ def test_cell_labels_translate_codes_and_leave_the_rest():
     assert cell_label("flag", "low", "en") == "below the lower 99.8 % limit"
     assert cell_label("flag", "zero_births;lower_clipped", "en") == "0 births (rate undefined); lower limit clipped at 0"
     assert cell_label("method", "exact", "es") == "exacto de Poisson"
+    assert cell_label("method", "exact-poisson (Spiegelhalter 2005)", "es") == "exactos de Poisson (Spiegelhalter 2005)"
     assert cell_label("status", "excluded", "es") == "excluidas"
     assert cell_label("term", "intercept", "es") == "constante"
     assert cell_label("term", "poverty", "es", covariates=["poverty"]) == "pobreza por ingresos (%)"
     assert cell_label("term", "poverty", "es") == "poverty"  # not a covariate of this table: left alone
     assert cell_label("model", "fe", "en") == "Fixed effects (unit)"
     assert cell_label("name", "high", "en") == "high"  # only coded columns are translated
+    assert cell_label("periods", "2006,2007,2008,2010,2012,2013", "en") == "2006-2008, 2010, 2012-2013"
 
 
 def test_covariate_labels_in_both_languages():

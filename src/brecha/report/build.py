@@ -999,7 +999,8 @@ class _Runner:
                                 title=f"{L('c_smoothed', self.lang)} {self.period}", legend_title=per1000,
                                 inset_title=inset_title,
                                 caption=L("cap_map_smooth", self.lang, period=self.period,
-                                          method=getattr(self, "smooth_method", "EB")) + offshore)
+                                          method=cell_label("method", getattr(self, "smooth_method", "EB"),
+                                                            self.lang)) + offshore)
             self.add_figure(fig, "maps")
             self.r.headline["map"] = fig
         if self.trend_classes is not None and opts.get("trend", True):
@@ -1008,8 +1009,9 @@ class _Runner:
             alpha = self.study.analyses.get("trends", {}).get("alpha", 0.05)
             fig = canvas.render("map_trend", colours, legend,
                                 title=f"{L('c_trend', self.lang)} {self.period}", inset_title=inset_title,
-                                caption=L("cap_map_trend", self.lang, period=self.period, alpha=alpha, unit=self.units,
-                                          method=self.study.analyses.get("trends", {}).get("method", "prais-winsten"))
+                                caption=L("cap_map_trend", self.lang, period=self.period, alpha=_fmt(alpha, 2), unit=self.units,
+                                          method=cell_label("method", self.study.analyses.get("trends", {})
+                                                            .get("method", "prais-winsten"), self.lang))
                                 + offshore)
             self.add_figure(fig, "maps")
 

@@ -298,6 +298,13 @@ LABELS = Catalog({
     "v_method_exact": ("exacto de Poisson", "exact Poisson"),
     "v_method_delta-poisson": ("delta (Poisson)", "delta (Poisson)"),
     "v_method_exact-poisson": ("exactos de Poisson", "exact Poisson"),
+    "v_method_prais-winsten": ("Prais-Winsten", "Prais-Winsten"), "v_method_joinpoint": ("joinpoint", "joinpoint"),
+    "v_method_eb-poisson-gamma-mm (Marshall 1991, global prior)": (
+        "Poisson-gamma por momentos, Marshall 1991, a priori de todas las unidades",
+        "Poisson-gamma by moments, Marshall 1991, prior from all units"),
+    "v_method_eb-poisson-gamma-mm (Marshall 1991, region prior)": (
+        "Poisson-gamma por momentos, Marshall 1991, a priori de cada región",
+        "Poisson-gamma by moments, Marshall 1991, prior of each region"),
     "v_method_pearson": ("Pearson", "Pearson"), "v_method_spearman": ("Spearman", "Spearman"),
     "v_ci_method_Fisher z": ("z de Fisher", "Fisher z"),
     "v_ci_method_Fisher z (variance 1.06/(n-3))": ("z de Fisher (varianza 1,06/(n−3))",
@@ -479,7 +486,12 @@ def cell_label(column: str, text: str, lang: str, covariates=(), country: str | 
         return "; ".join(L(f"v_flag_{p}", lang) if f"v_flag_{p}" in LABELS else p for p in parts)
     if column in ("method", "ci_method", "status"):
         key = f"v_{column}_{text}"
-        return L(key, lang) if key in LABELS else text
+        if key in LABELS:
+            return L(key, lang)
+        code, sep, rest = text.partition(" (")  # "exact-poisson (Spiegelhalter 2005)": the code, then the source
+        if sep and f"v_{column}_{code}" in LABELS:
+            return f"{L(f'v_{column}_{code}', lang)} ({rest}"
+        return text
     if column == "model":
         try:
             from ..models import model_label
@@ -490,6 +502,8 @@ def cell_label(column: str, text: str, lang: str, covariates=(), country: str | 
         if f"v_term_{text}" in LABELS:
             return L(f"v_term_{text}", lang)
         return covariate_label(text, lang, country) if text in covariates else text
+    if column == "periods":  # 2006,2007,...,2012 -> 2006-2012
+        return _year_spans(text)
     if column in ("measure_a", "measure_b"):
         return L(f"mshort_{text}", lang) if f"mshort_{text}" in LABELS else text
     return text
@@ -505,3 +519,17 @@ def relabel_covariates(text: str, covariates, lang: str, country: str | None = N
         return text
     pattern = re.compile(r"(?<![\w.'])(" + "|".join(re.escape(n) for n in names) + r")(?![\w'])")
     return pattern.sub(lambda m: covariate_label(m.group(1), lang, country), str(text))
+
+
+def _year_spans(text: str) -> str:
+    """'2006,2007,2008,2010' -> '2006-2008, 2010' (text that is not a list of years stays as it is)."""
+    parts = [p.strip() for p in str(text).split(",")]
+    if not parts or not all(p.isdigit() for p in parts):
+        return text
+    years = sorted({int(p) for p in parts})
+    spans, start = [], years[0]
+    for prev, year in zip(years, years[1:] + [None]):
+        if year != prev + 1 if year is not None else True:
+            spans.append(str(start) if start == prev else f"{start}-{prev}")
+            start = year
+    return ", ".join(spans)
