@@ -423,6 +423,25 @@ class Panel:
         write_table(out, path)
 
 
+def parse_years(text) -> list[int]:
+    """Years from text, the inverse of a period label: '2005-2014' (or '2005:2014') -> [2005, ..., 2014];
+    '2005,2007' -> [2005, 2007]; 2010 -> [2010]. Raises ValueError on anything else (a range that runs
+    backwards included)."""
+    import re
+
+    years: list[int] = []
+    for part in str(text).split(","):
+        part = part.strip()
+        m = re.fullmatch(r"(\d{4})\s*[-:]\s*(\d{4})", part)
+        if m and int(m.group(1)) <= int(m.group(2)):
+            years.extend(range(int(m.group(1)), int(m.group(2)) + 1))
+        elif re.fullmatch(r"\d{4}", part):
+            years.append(int(part))
+        else:
+            raise ValueError(text)
+    return sorted(set(years))
+
+
 def _span(years) -> str:
     years = sorted(int(y) for y in years)
     if not years:

@@ -260,18 +260,11 @@ class _Checker:
 
 
 def parse_period(text) -> list[int]:
-    """'2005-2014' -> [2005, ..., 2014]; '2005,2007' -> [2005, 2007]; 2010 -> [2010]."""
-    years: list[int] = []
-    for part in str(text).split(","):
-        part = part.strip()
-        m = re.fullmatch(r"(\d{4})\s*[-:–]\s*(\d{4})", part)
-        if m and int(m.group(1)) <= int(m.group(2)):
-            years.extend(range(int(m.group(1)), int(m.group(2)) + 1))
-        elif re.fullmatch(r"\d{4}", part):
-            years.append(int(part))
-        else:
-            raise ValueError(text)
-    return sorted(set(years))
+    """'2005-2014' -> [2005, ..., 2014]; '2005,2007' -> [2005, 2007]; 2010 -> [2010]. A study file may also
+    write the range with an en dash ('2005–2014'), as word processors do."""
+    from .panel import parse_years
+
+    return parse_years(str(text).replace("–", "-"))
 
 
 def read_study(path) -> Study:

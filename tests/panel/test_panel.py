@@ -169,3 +169,19 @@ def test_available_aggregate_leaves_out_the_deaths_of_a_unit_year_without_births
     c = Panel(d).aggregate("country", incomplete="available").data.set_index("year")
     # A 2011 has deaths but no births: both are left out, so the rate is B's alone (2 / 400)
     assert c.loc[2011, "deaths"] == 2 and c.loc[2011, "births"] == 400
+
+
+def test_one_year_parser_serves_the_cli_and_the_study_files():
+    import argparse
+
+    from brecha.cli.common import parse_years as cli_years
+    from brecha.panel import parse_years
+    from brecha.study import parse_period
+
+    assert parse_years("2005-2007, 2010") == [2005, 2006, 2007, 2010] == cli_years("2005:2007,2010")
+    assert parse_period("2005–2007") == [2005, 2006, 2007]  # en dash, as word processors write it
+    for bad in ("2007-2005", "05-07", "2005–2007"):
+        with pytest.raises(ValueError):
+            parse_years(bad)
+        with pytest.raises(argparse.ArgumentTypeError):
+            cli_years(bad)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 
 import pandas as pd
 
@@ -46,21 +45,13 @@ def add_output_argument(parser: argparse.ArgumentParser, required: bool = False)
 
 
 def parse_years(text: str) -> list[int]:
-    """'2005-2014' -> [2005..2014]; '2005,2007' -> [2005, 2007]; '2010' -> [2010]."""
-    years: list[int] = []
-    for part in str(text).split(","):
-        part = part.strip()
-        m = re.fullmatch(r"(\d{4})\s*[-:]\s*(\d{4})", part)
-        if m:
-            a, b = int(m.group(1)), int(m.group(2))
-            if b < a:
-                raise argparse.ArgumentTypeError(MSG("bad_years", text=text))
-            years.extend(range(a, b + 1))
-        elif re.fullmatch(r"\d{4}", part):
-            years.append(int(part))
-        else:
-            raise argparse.ArgumentTypeError(MSG("bad_years", text=text))
-    return sorted(set(years))
+    """'2005-2014' -> [2005..2014]; '2005,2007' -> [2005, 2007]; '2010' -> [2010] (``brecha.panel.parse_years``)."""
+    from ..panel import parse_years as years_from_text
+
+    try:
+        return years_from_text(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(MSG("bad_years", text=text)) from None
 
 
 def load_panel(args):
