@@ -73,7 +73,9 @@ def read_table(path, *, sheet=0, dtype=None) -> pd.DataFrame:
     if empty is not None and empty.any():
         table = table.loc[~empty].reset_index(drop=True)
         rows = rows[~empty]
-    table.attrs["rows"] = rows.to_numpy()
+    # a tuple, not an array: pandas compares attrs when it combines frames (concat, merge), and an array
+    # there makes that comparison raise on pandas >= 3
+    table.attrs["rows"] = tuple(int(r) for r in rows)
     return table
 
 

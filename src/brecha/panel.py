@@ -458,6 +458,7 @@ def _validate(panel: Panel) -> tuple[pd.DataFrame, pd.DataFrame]:
     if not isinstance(raw, pd.DataFrame):
         raw = pd.DataFrame(raw)
     d = raw.copy()
+    d.attrs = {}  # file bookkeeping (row numbers) is in panel.row_numbers; attrs must not ride along
     d.columns = [str(c).strip() for c in d.columns]
     missing = [c for c in REQUIRED_COLUMNS if c not in d.columns]
     if missing:
