@@ -657,6 +657,29 @@ def _attached(panel, name: str) -> bool:
     return any(str(n).startswith(prefixes) for n in getattr(panel, "notes", ()))
 
 
+# other names users give the shipped covariates (Spanish, short forms); see :func:`resolve_names`
+ALIASES = {"spending": "health_spending_pc", "health_spending": "health_spending_pc",
+           "gasto_salud": "health_spending_pc", "pobreza": "poverty", "escolaridad": "schooling",
+           "distance": "distance_hospital_km", "distancia": "distance_hospital_km"}
+
+
+def resolve_names(names, columns=()) -> list[str]:
+    """Covariate names as the analyses use them: a name that is a column of the panel is kept exactly as
+    given (the user's own column always wins), otherwise a known alias (``spending`` ->
+    ``health_spending_pc``, ``pobreza`` -> ``poverty``, ...) gives the shipped covariate's name; anything
+    else is kept, so the caller's "not in the panel" message names what the user typed.
+
+    >>> resolve_names(["spending", "pobreza"], columns=["unit", "year", "spending"])
+    ['spending', 'poverty']
+    """
+    have = {str(c) for c in columns}
+    out = []
+    for name in names:
+        text = str(name).strip()
+        out.append(text if text in have else ALIASES.get(text, ALIASES.get(text.lower(), text)))
+    return out
+
+
 def buildable(panel, names) -> list[str]:
     """Those of ``names`` that brecha builds for the panel's country and that the models should (re)build:
     the ones the panel lacks, and, on an embedded panel (``brecha.datasets``), also the ones it carries by

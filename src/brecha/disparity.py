@@ -28,6 +28,7 @@ the overlap (a unit that is the whole reference gets RR = 1, AR = 0 and a zero-w
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -50,6 +51,12 @@ MSG = Catalog({
     "unknown_codes_hint": ("los códigos del panel son como {examples}", "the panel's codes look like {examples}"),
     "bad_min_births": ("'{text}' no es un mínimo de nacimientos válido (best:N con N entero)",
                        "'{text}' is not a valid minimum of births (best:N with N a whole number)"),
+    "negative_min_births": ("'{text}': el mínimo de nacimientos de best:N no puede ser negativo",
+                            "'{text}': the minimum of births of best:N cannot be negative"),
+    "negative_min_births_hint": ("use best:0 (sin mínimo), best (mínimo automático: 20 defunciones esperadas) o "
+                                 "best:N con N >= 0, p. ej. best:500",
+                                 "use best:0 (no minimum), best (automatic minimum: 20 expected deaths) or best:N "
+                                 "with N >= 0, e.g. best:500"),
     "no_best": ("ninguna unidad tiene nacimientos suficientes para ser la mejor (mínimo {min_births})",
                 "no unit has enough births to be the best one (minimum {min_births})"),
     "no_best_hint": ("use best:N con un N menor, best:0 (sin mínimo) o una referencia agrupada (códigos o "
@@ -621,10 +628,12 @@ def _best_reference(ev, key: str, text: str, period: str, unit_attrs) -> tuple[l
         overall = float(d[ok].sum() / n[ok].sum()) if ok.any() else 0.0
         min_births = math.ceil(BEST_MIN_EXPECTED / overall) if overall > 0 else 0
     else:
-        try:
-            min_births = int(float(key.split(":", 1)[1]))
-        except ValueError:
-            raise InputError(MSG("bad_min_births", text=text), hint=MSG("empty_reference_hint")) from None
+        number = key.split(":", 1)[1].strip()
+        if re.fullmatch(r"-\d+(\.0*)?", number):
+            raise InputError(MSG("negative_min_births", text=text), hint=MSG("negative_min_births_hint"))
+        if not re.fullmatch(r"\d+(\.0*)?", number):  # 2.5 births is not read as 2
+            raise InputError(MSG("bad_min_births", text=text), hint=MSG("empty_reference_hint"))
+        min_births = int(float(number))
     enough = ok & (n >= min_births)
     if not enough.any():
         raise InputError(MSG("no_best", min_births=min_births), hint=MSG("no_best_hint"))

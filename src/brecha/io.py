@@ -30,63 +30,97 @@ def _suffix(path) -> str:
     return suffix
 
 
-def read_table(path, *, sheet=0, dtype=None) -> pd.DataFrame:
-    """Read a CSV (separator sniffed, UTF-8 or Latin-1), Excel, Parquet or JSON table.
+def read_table(path, *, sheet=0, dtype=None, decimal: str | None = None, whole_columns=None) -> pd.DataFrame:
+    """Read a CSV, Excel, Parquet or JSON table; every problem with the file is one InputError.
+
+    The file is opened by :func:`brecha.table_files.read_cells` (content checked against the name, encoding,
+    separator, ragged rows, repeated column names, header without data...). Numbers written as text are read
+    in their convention per column, ``1.234.567,8`` or ``1,234,567.8``, by
+    :func:`brecha.number_formats.parse_numbers`: ``decimal`` ('.' or ',') states it where the cells alone do
+    not; ``whole_columns`` names the columns that hold whole numbers (default: by name, births, deaths,
+    population...). ``dtype=str`` keeps every cell as text; ``dtype={"unit": str}`` keeps those columns as text
+    (names matched ignoring case and accents).
 
     Wholly empty rows are dropped; ``table.attrs["rows"]`` holds each remaining row's number in the file as
-    a spreadsheet shows it (header = row 1), so error messages can point at the file's real rows.
+    a spreadsheet shows it (header = row 1), so error messages can point at the file's real rows;
+    ``table.attrs["decimal"]`` names the columns read with a decimal comma.
     """
+    from .number_formats import parse_numbers
+    from .table_files import read_cells
+
     path = Path(path)
-    if not path.exists():
-        raise InputError(MSG("not_found"), file=str(path), hint=MSG("not_found_hint"))
     suffix = _suffix(path)
-    if path.stat().st_size == 0:
-        raise InputError(MSG("empty"), file=str(path), hint=MSG("empty_hint"))
-    if suffix in (".csv", ".txt", ".tsv"):
-        raw = path.read_bytes()
-        try:
-            text_head = raw[:65536].decode("utf-8")
-            encoding = "utf-8-sig" if raw.startswith(b"\xef\xbb\xbf") else "utf-8"
-        except UnicodeDecodeError:
-            # a multi-byte character cut at the 64 KiB boundary is still UTF-8
-            try:
-                raw.decode("utf-8")
-                encoding = "utf-8"
-            except UnicodeDecodeError:
-                encoding = "latin-1"
-            text_head = raw[:65536].decode(encoding, errors="replace")
-        first = text_head.splitlines()[0] if text_head else ""
-        sep = max([",", ";", "\t", "|"], key=first.count)
-        # blank lines kept (as empty rows) so that row numbers stay the file's; dropped below
-        table = pd.read_csv(path, sep=sep, encoding=encoding, dtype=dtype, skip_blank_lines=False)
-    elif suffix == ".parquet":
-        table = pd.read_parquet(path)
-    elif suffix == ".xlsx":
-        table = pd.read_excel(path, sheet_name=sheet, dtype=dtype)
-    elif suffix == ".json":
-        # precise_float: the shortest-repr floats written by write_table read back bit for bit
-        table = pd.read_json(path, orient="records", dtype=dtype, precise_float=True)
-    else:
+    if suffix not in FORMATS + (".txt", ".tsv", ".xlsm"):
         raise InputError(MSG("unknown_input", suffix=suffix), file=str(path), hint=MSG("unknown_input_hint"))
-    rows = pd.RangeIndex(len(table)) + 2
-    empty = table.isna().all(axis=1).to_numpy() if len(table.columns) else None
-    if empty is not None and empty.any():
-        table = table.loc[~empty].reset_index(drop=True)
-        rows = rows[~empty]
+    cells, rows, separator = read_cells(path, sheet=sheet)
+    if dtype is str or dtype == "str":
+        text_columns = list(cells.columns)
+    elif isinstance(dtype, dict):
+        text_columns = [name for name, kind in dtype.items() if kind is str or kind == "str"]
+    else:
+        text_columns = []
+    table = parse_numbers(cells, file=str(path), rows=rows, decimal=decimal, separator=separator,
+                          text_columns=text_columns, whole_columns=whole_columns)
+    decimals = table.attrs.get("decimal", {})
+    table = _settled(table, as_text=dtype is str or dtype == "str")
     # a tuple, not an array: pandas compares attrs when it combines frames (concat, merge), and an array
     # there makes that comparison raise on pandas >= 3
-    table.attrs["rows"] = tuple(int(r) for r in rows)
+    table.attrs = {"rows": tuple(int(r) for r in rows), "decimal": dict(decimals), "separator": separator}
     return table
 
 
-def write_table(df: pd.DataFrame, path, *, sheets: dict[str, pd.DataFrame] | None = None) -> Path:
-    """Write one table (or several sheets for .xlsx) in the format given by the extension."""
-    path = Path(path)
+def _settled(table: pd.DataFrame, as_text: bool) -> pd.DataFrame:
+    """Cells left as Python objects get pandas' usual dtypes: numbers numeric, texts 'str', booleans bool;
+    with ``as_text`` every cell becomes text (a number cell of a spreadsheet as its shortest form)."""
+    out = {}
+    for name in table.columns:
+        col = table[name]
+        if col.dtype != object:
+            out[name] = col.astype(str).where(col.notna(), None) if as_text else col
+            continue
+        present = [v for v in col.tolist() if v is not None and not (isinstance(v, float) and v != v)]
+        if as_text or any(isinstance(v, str) for v in present):
+            text = [None if (v is None or (isinstance(v, float) and v != v)) else _text(v) for v in col.tolist()]
+            out[name] = pd.Series(text, index=col.index, dtype="str")
+        elif present and all(isinstance(v, bool) for v in present) and len(present) == len(col):
+            out[name] = col.astype(bool)
+        elif all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
+            out[name] = pd.to_numeric(col)
+        else:
+            out[name] = col
+    return pd.DataFrame(out, index=table.index)
+
+
+def _text(value) -> str:
+    """A cell as text: 1101.0 (a code Excel stored as a number) -> '1101'."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def check_output_name(path) -> None:
+    """Refuse an output whose extension names no format ``write_table`` writes (checked before any work)."""
     suffix = _suffix(path)
     if suffix not in FORMATS:
         raise InputError(MSG("unknown_output", suffix=suffix), file=str(path), hint=MSG("unknown_output_hint"))
-    if path.parent and not path.parent.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
+
+
+def write_table(df: pd.DataFrame, path, *, sheets: dict[str, pd.DataFrame] | None = None) -> Path:
+    """Write one table (or several sheets for .xlsx) in the format given by the extension.
+
+    Atomic (:func:`brecha.outputs.write_file`): a temporary file beside ``path`` replaces it once complete, so
+    an error, a full disk or Ctrl-C leaves the earlier file as it was; missing folders are created."""
+    import os
+
+    from .outputs import write_file
+
+    path = Path(path)
+    if not os.path.isdir(path):  # a folder: write_file says so, which helps more than "unknown type ''"
+        check_output_name(path)
+    return write_file(path, lambda temp: _write_now(df, temp, _suffix(path), sheets))
+
+
+def _write_now(df: pd.DataFrame, path: Path, suffix: str, sheets) -> None:
     if suffix == ".csv":
         df.to_csv(path, index=False)
     elif suffix == ".parquet":
@@ -97,7 +131,6 @@ def write_table(df: pd.DataFrame, path, *, sheets: dict[str, pd.DataFrame] | Non
                 table.to_excel(writer, sheet_name=str(name)[:31], index=False)
     else:
         _write_json(df, path)
-    return path
 
 
 def _json_value(value):

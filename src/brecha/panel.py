@@ -31,6 +31,16 @@ COUNT_COLUMNS = ("births", "deaths", "deaths_neonatal", "deaths_postneonatal")
 REQUIRED_COLUMNS = ("unit", "year", "births", "deaths")
 ATTRIBUTE_COLUMNS = ("name", "province", "province_name", "region", "region_name", "country", "lat", "lon")
 LEVELS = ("province", "region", "country")
+# Plausible years of vital statistics: from 1900 to next year (a later or earlier year is a typo such as
+# 20015 or 1015, refused with its rows rather than analysed).
+FIRST_YEAR = 1900
+
+
+def last_year() -> int:
+    """Next calendar year: the latest year a panel, --years or a study period may name."""
+    import datetime
+
+    return datetime.date.today().year + 1
 
 MSG = Catalog({
     "missing_cols": ("faltan las columnas obligatorias {missing} (columnas presentes: {present})",
@@ -44,6 +54,12 @@ MSG = Catalog({
     "empty_unit_hint": ("complete el código o elimine la fila", "fill in the code or delete the row"),
     "bad_year": ("año no entero: {values}", "year is not a whole number: {values}"),
     "bad_year_hint": ("escriba años como 2010", "write years like 2010"),
+    "implausible_years": ("años fuera de {first}-{last}: {values}", "years outside {first}-{last}: {values}"),
+    "implausible_years_hint": ("corrija el año (¿un dígito de más o de menos?) o elimine la fila",
+                               "correct the year (a digit too many or too few?) or delete the row"),
+    "implausible_asked": ("años fuera de {first}-{last}: {values}", "years outside {first}-{last}: {values}"),
+    "implausible_asked_hint": ("pida años entre {first} y {last}, p. ej. 2005-2014",
+                               "ask for years between {first} and {last}, e.g. 2005-2014"),
     "not_number": ("valores no numéricos en un conteo: {values}", "non-numeric values in a count: {values}"),
     "not_number_hint": ("los conteos deben ser números enteros; deje la celda vacía si no hay dato",
                         "counts must be whole numbers; leave the cell empty where there is no data"),
@@ -416,17 +432,24 @@ class Panel:
         return out
 
     def to_file(self, path) -> None:
-        """Write the canonical panel file (unit, year, counts, covariates); the format follows the extension."""
+        """Write the canonical panel file (unit, year, counts, covariates); the format follows the extension.
+        The notes go beside it, ``<name>.notes.json`` (:mod:`brecha.panel_notes`), so that the file read back
+        carries the same caveats; the two appear together or not at all."""
         from .io import write_table
+        from .outputs import together
+        from .panel_notes import write_notes
 
         out = self.data.copy()
-        write_table(out, path)
+        with together():
+            write_table(out, path)
+            write_notes(path, self.notes, out)
 
 
 def parse_years(text) -> list[int]:
     """Years from text, the inverse of a period label: '2005-2014' (or '2005:2014') -> [2005, ..., 2014];
     '2005,2007' -> [2005, 2007]; 2010 -> [2010]. Raises ValueError on anything else (a range that runs
-    backwards included)."""
+    backwards included), and an InputError (also a ValueError) naming them for years outside
+    FIRST_YEAR..next year."""
     import re
 
     years: list[int] = []
@@ -439,7 +462,12 @@ def parse_years(text) -> list[int]:
             years.append(int(part))
         else:
             raise ValueError(text)
-    return sorted(set(years))
+    out = sorted(set(years))
+    wrong = [y for y in out if not FIRST_YEAR <= y <= last_year()]
+    if wrong:  # an InputError is a ValueError too: callers that catch ValueError keep working
+        raise InputError(MSG("implausible_asked", first=FIRST_YEAR, last=last_year(), values=_span(wrong)),
+                         hint=MSG("implausible_asked_hint", first=FIRST_YEAR, last=last_year()))
+    return out
 
 
 def _span(years) -> str:
@@ -516,6 +544,11 @@ def _check_years(series: pd.Series, rows, src) -> pd.Series:
     if bad.any():
         raise InputError(MSG("bad_year", values=_cells(series[bad].tolist(), rows[bad.to_numpy()])),
                          file=src, rows=rows[bad.to_numpy()], column="year", hint=MSG("bad_year_hint"))
+    odd = ((year < FIRST_YEAR) | (year > last_year())).to_numpy()
+    if odd.any():
+        raise InputError(MSG("implausible_years", first=FIRST_YEAR, last=last_year(),
+                             values=_cells(series[odd].tolist(), rows[odd])),
+                         file=src, rows=rows[odd], column="year", hint=MSG("implausible_years_hint"))
     return year.astype(int)
 
 
@@ -611,11 +644,12 @@ def detect_country(codes: pd.Series) -> str | None:
     return best
 
 
-def read_panel(source, *, country: str | None = "auto") -> Panel:
+def read_panel(source, *, country: str | None = "auto", decimal: str | None = None) -> Panel:
     """A Panel from a panel file (.csv .parquet .xlsx .json) or an embedded example ("example:chile").
 
     ``country="auto"`` picks the registry that knows most of the unit codes (then every unknown code is an
-    error); ``None`` skips registry checks (any area codes).
+    error); ``None`` skips registry checks (any area codes). ``decimal`` ('.' or ',') states how numbers
+    written as text are written when the file alone does not tell (``brecha.number_formats``).
     """
     text = str(source)
     if text.startswith("example:"):
@@ -629,9 +663,13 @@ def read_panel(source, *, country: str | None = "auto") -> Panel:
         return loaders[name]()
     from .io import read_table
 
-    table = read_table(source, dtype={"unit": str})
+    table = read_table(source, dtype={"unit": str}, decimal=decimal)
     if "unit" in table.columns and country == "auto":
         country = detect_country(table["unit"].dropna())
     elif country == "auto":
         country = None
-    return Panel(table, country=country, source=text, row_numbers=table.attrs.get("rows"))
+    panel = Panel(table, country=country, source=text, row_numbers=table.attrs.get("rows"))
+    from .panel_notes import read_notes  # the notes Panel.to_file wrote beside the file
+
+    panel.notes = panel.notes + read_notes(source, panel.data, panel.warnings)
+    return panel

@@ -11,6 +11,18 @@ Empirical Bayes (:func:`smooth`)
     α = m²/A, β = m/A. The interval is the equal-tailed posterior interval Gamma(α + D_i, β + LB_i).
     ``prior="global"`` estimates one prior per period; ``prior="region"`` one per region and period.
 
+    When A ≤ 0 (the rates vary no more than Poisson noise would make them; e.g. Chile's communes in 2011),
+    Marshall (1991) and ``spdep::EBest`` set A = 0, which replaces every unit by m with a zero-width
+    interval: a certainty the data do not give (A = 0 is an estimate, and its sampling error is ignored).
+    brecha does not report that. For the rows of such a prior group it reports, instead, the unit's own
+    rate D_i/LB_i with its exact Poisson interval (Garwood 1936, the interval of :func:`brecha.rates`),
+    i.e. no strength borrowed (shrinkage 0), flags them ``no_extra_variation``, names the rule in
+    ``method`` and warns. This is the limit of the posterior as the prior variance grows, the conservative
+    end of the range of intervals an uncertain A allows (Morris 1983, JASA 78:47-55; Laird & Louis 1987,
+    JASA 82:739-750, on EB intervals that ignore the estimation of the prior being too narrow).
+    Pool years (``pool=True``) or use a regional prior to get a positive A. A zero-birth unit in such a
+    group keeps m as estimate and gets no interval (NaN; flag ``zero_births``).
+
 Funnel plot (:func:`funnel`)
     Target θ = ΣD/ΣLB (or given). For a unit with LB births, the control limits at probability p are the
     exact Poisson quantiles of the count under θ·LB, interpolated as in Spiegelhalter (2005, Stat Med
@@ -27,9 +39,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .errors import InputError
+from .errors import InputError, warn
 from .i18n import Catalog
-from .intervals import as_float, check_conf_level, join_flags
+from .intervals import as_float, check_conf_level, join_flags, poisson_exact_limits
 from .intervals import divide as _div
 from .rates import attach_names, carry_notes, events_table
 
@@ -39,6 +51,19 @@ MSG = Catalog({
                   "the regional prior needs each unit's region (panel unit attributes)"),
     "bad_target": ("la tasa objetivo debe ser positiva (por 1.000), no {value}",
                    "the target rate must be positive (per 1,000), not {value}"),
+    "no_extra_variation": (
+        "Bayes empírico, {groups}: las tasas de las unidades no varían más de lo que produce el azar de "
+        "Poisson (A de Marshall {values}, en (por 1.000)², ≤ 0), así que no se puede estimar cuánto difieren "
+        "de verdad. El método de Marshall llevaría todas las unidades a la media, con intervalos de ancho "
+        "cero, aparentando una certeza que no existe. Para esas filas se informa la tasa propia de cada "
+        "unidad con su intervalo de Poisson exacto, sin suavizar (flag no_extra_variation). Para suavizar, "
+        "agrupe años (--pool) o use --prior region",
+        "Empirical Bayes, {groups}: the units' rates vary no more than Poisson chance would make them "
+        "(Marshall's A {values}, in (per 1,000)², ≤ 0), so how much they truly differ cannot be estimated. "
+        "Marshall's method would set every unit to the mean with zero-width intervals, pretending a "
+        "certainty that does not exist. For these rows each unit's own rate and its exact Poisson interval "
+        "are reported, not smoothed (flag no_extra_variation). To smooth, pool years (--pool) or use "
+        "--prior region"),
     "bad_overdispersion": ("sobredispersión '{name}' desconocida; use additive o multiplicative",
                            "unknown overdispersion '{name}'; use additive or multiplicative"),
 })
@@ -132,21 +157,43 @@ def smooth(panel, outcome: str = "infant", years=None, pool: bool = False, prior
         rate_ = _div(mi, ai) + np.where(ok, n, 0.0)
         lower = gammaincinv(shape, alpha_q) / rate_
         upper = gammaincinv(shape, 1.0 - alpha_q) / rate_
+    # A <= 0: no between-unit variance to borrow from; the unit's own rate and exact Poisson interval
     degenerate = ai == 0
-    lower = np.where(degenerate, mi, lower)
-    upper = np.where(degenerate, mi, upper)
+    own = degenerate & ok
+    own_lower, own_upper = poisson_exact_limits(np.where(own, d, 0.0), alpha_q, alpha_q)
+    est = np.where(own, raw, est)
+    weight = np.where(own, 1.0, weight)
+    lower = np.where(own, _div(own_lower, n), np.where(degenerate, np.nan, lower))
+    upper = np.where(own, _div(own_upper, n), np.where(degenerate, np.nan, upper))
     missing = ~(np.isfinite(d) & np.isfinite(n))
     flags = join_flags(len(ev), [(missing, "missing"), (~missing & (n == 0), "zero_births"),
                                  (degenerate, "no_extra_variation")])
+    method = np.where(own, f"own rate, exact Poisson interval (Marshall 1991 A <= 0, {key} prior)",
+                      f"eb-poisson-gamma-mm (Marshall 1991, {key} prior)")
+    if degenerate.any():
+        _warn_no_extra_variation(gidx[degenerate], a_raw, ev["period"].astype(str).to_numpy()[degenerate],
+                                 group_name[degenerate])
     out = pd.DataFrame({
         "unit": ev["unit"].astype(str).to_numpy(), "period": ev["period"].astype(str).to_numpy(),
         "outcome": name, "events": ev["events"].array, "births": ev["births"].array,
         "raw_rate": raw * per, "estimate": est * per, "lower": lower * per, "upper": upper * per,
         "shrinkage": 1.0 - weight, "prior_mean": mi * per, "prior_sd": np.sqrt(ai) * per,
         "prior_group": group_name.astype(str), "conf_level": conf_level,
-        "method": f"eb-poisson-gamma-mm (Marshall 1991, {key} prior)", "flag": flags.astype(str),
+        "method": method, "flag": flags.astype(str),
     })
     return carry_notes(attach_names(out[SMOOTH_COLUMNS], units), panel)
+
+
+def _warn_no_extra_variation(groups, a_raw, periods, names) -> None:
+    """One warning naming the prior groups (period, region) whose Marshall A is <= 0."""
+    seen = {}
+    for g, period, name in zip(groups, periods, names):
+        label = str(period) if str(name) == "global" else f"{period} {name}"
+        seen.setdefault(label, float(a_raw[g]))
+    shown = list(seen.items())[:8]
+    more = f" (+{len(seen) - 8})" if len(seen) > 8 else ""
+    warn(MSG("no_extra_variation", groups=", ".join(k for k, _ in shown) + more,
+             values=", ".join(f"{v * 1e6:.3g}" for _, v in shown) + more))
 
 
 # ---------------------------------------------------------------------------------------------- funnel

@@ -42,15 +42,20 @@ from typing import Any
 
 from .errors import InputError
 from .i18n import Catalog
+from .inequality.bootstrap import minimum_replicates
+from .study_check import Checker, check_covariates, check_units, known_covariates, suggestion
 
 MSG = Catalog({
-    "field_bad": ("campo '{field}': {problem}", "field '{field}': {problem}"),
-    "unknown_field": ("campo desconocido '{field}'", "unknown field '{field}'"),
     "unknown_field_hint": ("los campos válidos aquí son: {valid}", "the valid fields here are: {valid}"),
     "toml_syntax": ("el archivo no es TOML válido: {error}", "the file is not valid TOML: {error}"),
     "toml_hint": ("revise comillas, corchetes y signos '=' en la línea indicada",
                   "check quotes, brackets and '=' signs on the line shown"),
     "not_found": ("no existe el archivo de estudio", "study file not found"),
+    "empty": ("el archivo de estudio está vacío (no define nada)", "the study file is empty (it defines nothing)"),
+    "empty_hint": ("escriba al menos [data] example = \"chile\" y un período, o copie un estudio de ejemplo "
+                   "(docs/studies.md); sin archivo, brecha report ejecuta el ejemplo chileno",
+                   "write at least [data] example = \"chile\" and a period, or copy an example study "
+                   "(docs/studies.md); without a file, brecha report runs the Chilean example"),
     "not_found_hint": ("revise la ruta, o use --example chile|brazil",
                        "check the path, or use --example chile|brazil"),
     "expected_type": ("se esperaba {expected}, no {got!r}", "expected {expected}, not {got!r}"),
@@ -73,6 +78,11 @@ MSG = Catalog({
     "min_births_best": ("min_births solo se usa con rule = \"best\"", "min_births only goes with rule = \"best\""),
     "ref_rule_hint": ("use \"best\", \"lowest-quintile:COVARIABLE\" o codes = [\"13114\"]",
                       "use \"best\", \"lowest-quintile:COVARIATE\" or codes = [\"13114\"]"),
+    "few_replicates": ("{n} réplicas bootstrap son muy pocas: cada límite de un IC de 95 % descansaría en menos de "
+                       "5 réplicas", "{n} bootstrap replicates are too few: each limit of a 95 % CI would rest on "
+                       "fewer than 5 replicates"),
+    "few_replicates_hint": ("escriba bootstrap = 0 (IC analíticos) o al menos {minimum} (1000 es lo habitual)",
+                            "write bootstrap = 0 (analytic CIs) or at least {minimum} (1000 is usual)"),
     "unknown_analysis": ("análisis desconocido '{name}'", "unknown analysis '{name}'"),
     "no_analyses": ("no se pidió ningún análisis", "no analysis was asked for"),
     "no_analyses_hint": ("agregue al menos una tabla [analyses.rates]", "add at least one [analyses.rates] table"),
@@ -195,68 +205,9 @@ class Study:
 
 # ---------------------------------------------------------------------------------------------- parsing
 
-class _Checker:
-    """Raises InputError naming the study file and the field."""
-
-    def __init__(self, path: Path | None):
-        self.path = path
-        self.file = str(path) if path else None
-
-    def fail(self, field_name: str, problem: str, hint: str | None = None):
-        raise InputError(MSG("field_bad", field=field_name, problem=problem), file=self.file, hint=hint)
-
-    def known(self, table: dict, valid, prefix: str = ""):
-        for key in table:
-            if key not in valid:
-                raise InputError(MSG("unknown_field", field=prefix + key), file=self.file,
-                                 hint=MSG("unknown_field_hint", valid=", ".join(valid) or "-"))
-
-    def typed(self, field_name: str, value, kind: str, allowed=None):
-        expected = {"str": "text", "int": "a whole number", "float": "a number", "bool": "true or false",
-                    "codes": "a list of unit codes", "names": "a list of names"}[kind]
-        bad = lambda: self.fail(field_name, MSG("expected_type", expected=_what(expected), got=value))  # noqa: E731
-        if kind == "str":
-            if not isinstance(value, str):
-                bad()
-            if isinstance(allowed, tuple) and value not in allowed:
-                self.fail(field_name, MSG("one_of", valid=", ".join(allowed), got=value))
-            return value
-        if kind == "bool":
-            if not isinstance(value, bool):
-                bad()
-            return value
-        if kind in ("int", "float"):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-                    kind == "int" and not isinstance(value, int)):
-                bad()
-            if allowed and not (allowed[0] <= value <= allowed[1]):
-                self.fail(field_name, MSG("range", low=allowed[0], high=allowed[1], got=value))
-            return float(value) if kind == "float" else int(value)
-        if kind == "codes":
-            return self.codes(field_name, value)
-        if kind == "names":
-            if isinstance(value, str):
-                value = [v.strip() for v in value.split(",") if v.strip()]
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                bad()
-            if isinstance(allowed, tuple):
-                for v in value:
-                    if v not in allowed:
-                        self.fail(field_name, MSG("one_of", valid=", ".join(allowed), got=v))
-            return list(value)
-        raise AssertionError(kind)
-
-    def codes(self, field_name: str, value) -> list[str]:
-        if isinstance(value, (str, int)) and not isinstance(value, bool):
-            value = [value]
-        if not isinstance(value, list) or not value:
-            self.fail(field_name, MSG("expected_type", expected=_what("a list of unit codes"), got=value))
-        out = []
-        for v in value:
-            if isinstance(v, bool) or not isinstance(v, (str, int)) or not re.fullmatch(r"\d{1,7}", str(v).strip()):
-                self.fail(field_name, MSG("bad_code", code=v))
-            out.append(str(v).strip())
-        return out
+def _Checker(path: Path | None) -> Checker:  # noqa: N802 - the study's checker, with its messages
+    """Records every problem of one study file (brecha.study_check), in the session's language."""
+    return Checker(path, MSG, _what)
 
 
 def parse_period(text) -> list[int]:
@@ -281,12 +232,38 @@ def read_study(path) -> Study:
 
 
 def parse_study(raw: dict, path: Path | None = None) -> Study:
-    """Validate a study given as a mapping (the parsed TOML). ``path`` names the file in errors."""
+    """Validate a study given as a mapping (the parsed TOML). ``path`` names the file in errors.
+
+    Every field is read even after a wrong one, and the names the study refers to (covariates, unit codes,
+    region) are checked against the data's header and the registry, so one InputError lists every problem
+    with its TOML key (and the closest valid value) before anything is computed."""
     check = _Checker(path)
     base = path.resolve().parent if path else Path.cwd()
+    if not raw:
+        raise InputError(MSG("empty"), file=check.file, hint=MSG("empty_hint"))
     check.known(raw, TOP_FIELDS)
+    title, titles = check.guard(_parse_title, check, raw.get("title", ""), default=("", {}))
+    language = raw.get("language")
+    if language is not None:
+        language = check.guard(check.typed, "language", language, "str", LANGUAGES)
+    data = check.guard(_parse_data, check, raw.get("data"), base, default={})
+    country = check.guard(_parse_country, check, raw, data)
+    units = check.guard(_parse_units, check, raw.get("units", {"all": True}), default={"all": True})
+    years = check.guard(_parse_period_field, check, raw["period"]) if "period" in raw else None
+    outcomes = check.guard(_parse_outcomes, check, raw.get("outcomes", ["infant"]), default=["infant"])
+    reference = check.guard(_parse_reference, check, raw.get("reference", "best"), default="best")
+    covariates, fill = check.guard(_parse_covariates, check, raw.get("covariates", {}),
+                                   default=([], "interpolate"))
+    analyses = check.guard(_parse_analyses, check, raw.get("analyses"), default={})
+    if data:
+        _check_names(check, data, country, units, reference, covariates, analyses)
+    check.raise_all()
+    return Study(path=path, title=title, titles=titles, country=country, data=data, units=units, years=years,
+                 outcomes=outcomes, reference=reference, covariates=covariates,
+                 fill=fill, analyses=analyses, language=language)
 
-    title = raw.get("title", "")
+
+def _parse_title(check: _Checker, title) -> tuple[str, dict]:
     titles = {}
     if isinstance(title, dict):  # title = { es = "...", en = "..." }
         check.known(title, LANGUAGES, "title.")
@@ -297,13 +274,10 @@ def parse_study(raw: dict, path: Path | None = None) -> Study:
         title = titles.get("es") or titles.get("en") or ""
     elif not isinstance(title, str):
         check.fail("title", MSG("expected_type", expected=_what("text"), got=title))
+    return title, titles
 
-    language = raw.get("language")
-    if language is not None:
-        check.typed("language", language, "str", LANGUAGES)
 
-    data = _parse_data(check, raw.get("data"), base)
-
+def _parse_country(check: _Checker, raw: dict, data: dict) -> str | None:
     # without a country, a panel file's codes pick the registry (brecha.panel.read_panel)
     country_raw = raw.get("country", {"chile": "CL", "brazil": "BR"}.get(data.get("example", ""), None))
     if country_raw is not None and (not isinstance(country_raw, str) or country_raw.upper() not in COUNTRIES):
@@ -312,40 +286,49 @@ def parse_study(raw: dict, path: Path | None = None) -> Study:
     if data.get("example") and {"chile": "CL", "brazil": "BR"}[data["example"]] != country:
         check.fail("country", MSG("one_of", valid={"chile": "CL", "brazil": "BR"}[data["example"]],
                                   got=country_raw))
+    return country
 
-    units = _parse_units(check, raw.get("units", {"all": True}))
 
-    years = None
-    if "period" in raw:
-        period = raw["period"]
-        if isinstance(period, bool) or not isinstance(period, (str, int)):
-            check.fail("period", MSG("bad_period", got=period))
-        try:
-            years = parse_period(period)
-        except ValueError:
-            check.fail("period", MSG("bad_period", got=period))
+def _parse_period_field(check: _Checker, period, field_name: str = "period") -> list[int]:
+    if isinstance(period, bool) or not isinstance(period, (str, int)):
+        check.fail(field_name, MSG("bad_period", got=period))
+    try:
+        return parse_period(period)
+    except InputError as exc:  # years outside 1900..next year: the message says which
+        check.fail(field_name, exc.problem, exc.hint)
+    except ValueError:
+        check.fail(field_name, MSG("bad_period", got=period))
 
-    outcomes = raw.get("outcomes", ["infant"])
+
+def _parse_outcomes(check: _Checker, outcomes) -> list[str]:
     if isinstance(outcomes, str):
         outcomes = [outcomes]
     if not isinstance(outcomes, list) or not outcomes or not all(isinstance(o, str) for o in outcomes):
         check.fail("outcomes", MSG("expected_type", expected=_what("a list such as [\"infant\"]"), got=outcomes))
     resolved = []
-    for o in outcomes:
+    for o in outcomes:  # every wrong one is recorded, each with the closest valid name
         name = OUTCOME_ALIASES.get(o.lower(), o.lower())
         if name not in OUTCOME_NAMES:
-            check.fail("outcomes", MSG("one_of", valid=", ".join(OUTCOME_NAMES), got=o))
+            check.note("outcomes", MSG("one_of", valid=", ".join(OUTCOME_NAMES), got=o)
+                       + suggestion(o, OUTCOME_NAMES + tuple(OUTCOME_ALIASES)))
         resolved.append(name)
+    return list(dict.fromkeys(r for r in resolved if r in OUTCOME_NAMES)) or ["infant"]
 
-    reference = _parse_reference(check, raw.get("reference", "best"))
 
-    covariates, fill = _parse_covariates(check, raw.get("covariates", {}))
-
-    analyses = _parse_analyses(check, raw.get("analyses"))
-
-    return Study(path=path, title=title, titles=titles, country=country, data=data, units=units, years=years,
-                 outcomes=list(dict.fromkeys(resolved)), reference=reference, covariates=covariates,
-                 fill=fill, analyses=analyses, language=language)
+def _check_names(check: _Checker, data, country, units, reference, covariates, analyses) -> None:
+    """Covariates, unit codes and the region the study names, against the data's header and the registry."""
+    named = [("covariates.names", name) for name in covariates]
+    if ":" in reference and not reference.startswith("best"):
+        named.append(("reference.rule", reference.split(":", 1)[1]))
+    for key, field_name in (("inequality", "rank_by"), ("disparity", "focus_covariate"),
+                            ("covariate_inequality", "covariate")):
+        named.append((f"analyses.{key}.{field_name}", analyses.get(key, {}).get(field_name) or ""))
+    named += [("analyses.models.covariates", name) for name in analyses.get("models", {}).get("covariates", [])]
+    check_covariates(check, named, known_covariates(data, country))
+    reference_codes = reference.split(",") if reference[:1].isdigit() else []
+    check_units(check, country, [("units.codes", units.get("codes", [])), ("reference.codes", reference_codes),
+                                 ("analyses.disparity.focus", analyses.get("disparity", {}).get("focus", []))],
+                units.get("region"))
 
 
 def _parse_data(check: _Checker, table, base: Path) -> dict:
@@ -470,31 +453,33 @@ def _parse_analyses(check: _Checker, table) -> dict[str, dict]:
     if not isinstance(table, dict):
         check.fail("analyses", MSG("expected_type", expected=_what("a table [analyses.NAME]"), got=table))
     if not table:
-        raise InputError(MSG("no_analyses"), file=check.file, hint=MSG("no_analyses_hint"))
+        check.fail(None, MSG("no_analyses"), MSG("no_analyses_hint"))
     out: dict[str, dict] = {}
     for name, options in table.items():
         if name not in ANALYSES:
-            raise InputError(MSG("unknown_analysis", name=f"analyses.{name}"), file=check.file,
-                             hint=MSG("unknown_field_hint", valid=", ".join(ANALYSES)))
+            check.note(None, MSG("unknown_analysis", name=f"analyses.{name}") + suggestion(name, ANALYSES),
+                       MSG("unknown_field_hint", valid=", ".join(ANALYSES)))
+            continue
         if options is True:
             options = {}
         if options is False:
             continue
         if not isinstance(options, dict):
-            check.fail(f"analyses.{name}", MSG("expected_type", expected=_what("a table of options"), got=options))
+            check.note(f"analyses.{name}", MSG("expected_type", expected=_what("a table of options"), got=options))
+            continue
         spec = ANALYSES[name]
         check.known(options, tuple(spec), f"analyses.{name}.")
         resolved = {}
         for key, (kind, allowed, default) in spec.items():
+            resolved[key] = list(default) if isinstance(default, list) else default
             if key in options:
-                resolved[key] = check.typed(f"analyses.{name}.{key}", options[key], kind, allowed)
-            else:
-                resolved[key] = list(default) if isinstance(default, list) else default
+                resolved[key] = check.guard(check.typed, f"analyses.{name}.{key}", options[key], kind, allowed,
+                                            default=resolved[key])
         if name == "models" and resolved["years"]:
-            try:
-                parse_period(resolved["years"])
-            except ValueError:
-                check.fail("analyses.models.years", MSG("bad_period", got=resolved["years"]))
+            check.guard(_parse_period_field, check, resolved["years"], "analyses.models.years")
+        if name == "inequality" and 0 < resolved["bootstrap"] < minimum_replicates(0.95):
+            check.note("analyses.inequality.bootstrap", MSG("few_replicates", n=resolved["bootstrap"]),
+                       MSG("few_replicates_hint", minimum=minimum_replicates(0.95)))
         out[name] = resolved
     return out
 

@@ -24,7 +24,7 @@ def panel_file(tmp_path):
 def test_cli_writes_the_contract_columns_with_options(panel_file, tmp_path, capsys):
     out = tmp_path / "ineq.csv"
     rc = main(["--lang", "en", "inequality", str(panel_file), "--rank-by", "poverty", "--advantaged", "low",
-               "--groups", "5", "--measures", "d,r,sii,rii,gini", "--bootstrap", "100", "--seed", "7",
+               "--groups", "5", "--measures", "d,r,sii,rii,gini", "--bootstrap", "200", "--seed", "7",
                "--years", "2015", "-o", str(out)])
     assert rc == 0
     assert "Saved" in capsys.readouterr().out
@@ -32,14 +32,14 @@ def test_cli_writes_the_contract_columns_with_options(panel_file, tmp_path, caps
     assert list(t.columns[:8]) == ["period", "outcome", "measure", "estimate", "lower", "upper", "se", "method"]
     assert t["measure"].tolist() == ["d", "r", "sii", "rii", "gini"]
     assert (t["period"] == 2015).all()
-    assert (t["bootstrap"] == 100).all() and (t["seed"] == 7).all()
+    assert (t["bootstrap"] == 200).all() and (t["seed"] == 7).all()
     assert (t["rank_by"] == "poverty").all() and (t["groups"] == 5).all() and (t["advantaged"] == "low").all()
     # the CLI is a thin layer: same numbers as the Python API
     from brecha.inequality import inequality
     from brecha.panel import read_panel
 
     api = inequality(read_panel(panel_file), rank_by="poverty", advantaged="low", groups=5,
-                     measures="d,r,sii,rii,gini", bootstrap=100, seed=7, years=[2015])
+                     measures="d,r,sii,rii,gini", bootstrap=200, seed=7, years=[2015])
     np.testing.assert_allclose(t["estimate"], api["estimate"], rtol=1e-9)
     np.testing.assert_allclose(t["lower"], api["lower"], rtol=1e-9)
 
@@ -62,9 +62,9 @@ def test_cli_bad_covariate_message(panel_file, capsys):
 
 def test_readme_command_on_the_embedded_chilean_data(tmp_path):
     # README: brecha inequality --example chile --rank-by poverty --groups 5 --bootstrap 1000 --seed 1
-    # (one year and fewer replicates here). Poverty is attached from the shipped CASEN tables.
+    # (one year and the fewest replicates the CLI takes, 200, here). Poverty is attached from the shipped CASEN tables.
     out = tmp_path / "ineq.csv"
-    assert main(["inequality", "--example", "chile", "--rank-by", "poverty", "--groups", "5", "--bootstrap", "50",
+    assert main(["inequality", "--example", "chile", "--rank-by", "poverty", "--groups", "5", "--bootstrap", "200",
                  "--seed", "1", "--years", "2012", "-o", str(out)]) == 0
     t = pd.read_csv(out).set_index("measure")
     assert (t["advantaged"] == "low").all() and (t["n_groups"] == 5).all()

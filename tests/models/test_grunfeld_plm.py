@@ -69,7 +69,7 @@ def test_balanced_random_effects_swamy_arora(balanced):
     assert info["sigma2_e"] == pytest.approx(ref["sigma2_idios"], rel=RTOL)
     assert info["sigma2_u"] == pytest.approx(ref["sigma2_id"], rel=RTOL)
     assert info["theta"] == pytest.approx(ref["theta"], rel=RTOL)
-    assert info["r_squared"] == pytest.approx(ref["r_squared"], rel=RTOL)
+    assert info["r_squared"] == pytest.approx(ref["r_squared"], abs=1e-8)
     assert "Swamy-Arora" in info["method"]
 
 
@@ -129,6 +129,9 @@ def test_unbalanced_matches_plm(unbalanced):
     assert info["theta_median"] == pytest.approx(th["Median"], rel=RTOL)
     assert info["theta_mean"] == pytest.approx(th["Mean"], rel=RTOL)
     assert "unbalanced" in info["method"]
+    # plm's r.squared: centred R² of the quasi-demeaned regression (theta per unit here)
+    assert info["r_squared"] == pytest.approx(expected["random"]["r_squared"], abs=1e-8)
+    assert info["r_squared_adj"] == pytest.approx(expected["random"]["adj_r_squared"], abs=1e-8)
     h = _test(res, "FE vs RE")
     assert h["statistic"] == pytest.approx(expected["hausman"]["statistic"], rel=RTOL)
     assert h["p_value"] == pytest.approx(expected["hausman"]["p_value"], rel=RTOL)
@@ -212,3 +215,19 @@ def test_time_invariant_covariate_vanishes_under_fe_and_cre_estimates_it(balance
         assert _coef(res, "cre", term)["estimate"] == pytest.approx(_coef(res, "fe", term)["estimate"], rel=1e-8)
         assert _coef(res, "cre", f"mean_{term}")["estimate"] == pytest.approx(
             _coef(res, "between", term)["estimate"] - _coef(res, "fe", term)["estimate"], rel=1e-7)
+
+
+def test_unbalanced_r_squared_is_not_the_uncentred_one(unbalanced):
+    """With theta varying by unit the transformed intercept is not constant; the uncentred
+    1 - SSR / sum y*² (what linearmodels reports then) is not plm's R²."""
+    g, expected, res = unbalanced
+    from brecha.models.random_effects import quasi_demean
+
+    d = design_from_frame(g, "inv", ["value", "capital"], unit="firm")
+    comp = swamy_arora(d.frame["inv"].to_numpy(), d.frame[["value", "capital"]].to_numpy(), d.unit_index)
+    y_star = quasi_demean(d.frame["inv"].to_numpy(), comp["theta"], d.unit_index)
+    info = res.fit_info.set_index("model").loc["re"]
+    uncentred = 1 - info["ssr"] / float(np.sum(y_star ** 2))
+    centred = 1 - info["ssr"] / float(np.sum((y_star - y_star.mean()) ** 2))
+    assert centred == pytest.approx(expected["random"]["r_squared"], abs=1e-8)
+    assert abs(uncentred - expected["random"]["r_squared"]) > 1e-3

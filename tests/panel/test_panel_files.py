@@ -179,3 +179,46 @@ def test_example_brazil_summary(capsys):
     out = capsys.readouterr().out
     assert "5570 units, years 2000-2019, 111400 rows, country BR" in out
     assert "SINASC" in out and "Panel is valid." in out
+
+
+@pytest.mark.filterwarnings("ignore::brecha.errors.BrechaWarning")
+def test_spanish_excel_csv_export_of_a_real_panel_reads_back_the_same_numbers(tmp_path, capsys):
+    """The real Chile panel as a Spanish Excel saves it as CSV: ';' separator, thousands '.', decimal ','.
+    read_panel and `brecha rates` give the numbers of the original panel."""
+    p = datasets.chile().subset(years=[2010])
+    d = p.data.copy()
+    lines = [";".join(d.columns)]
+    for row in d.itertuples(index=False):
+        cells = []
+        for col, value in zip(d.columns, row):
+            if pd.isna(value):
+                cells.append("")
+            elif col in ("unit", "year"):
+                cells.append(str(value))
+            elif col in ("births", "deaths") or col.startswith("population"):
+                cells.append(f"{int(value):,}".replace(",", "."))
+            else:
+                cells.append(repr(float(value)).replace(".", ","))
+        lines.append(";".join(cells))
+    path = tmp_path / "chile_es.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="cp1252")
+    assert any("." in line.split(";")[2] for line in lines[1:])  # births above 999 have a thousands dot
+    q = read_panel(path)
+    pd.testing.assert_frame_equal(q.data, p.data, check_exact=True)
+    assert main(["--lang", "en", "rates", str(path), "-o", str(tmp_path / "r.csv")]) == 0
+    assert main(["--lang", "en", "rates", "--example", "chile", "--years", "2010", "-o",
+                 str(tmp_path / "e.csv")]) == 0
+    capsys.readouterr()
+    mine, example = pd.read_csv(tmp_path / "r.csv"), pd.read_csv(tmp_path / "e.csv")
+    pd.testing.assert_frame_equal(mine[["unit", "events", "births", "estimate"]],
+                                  example[["unit", "events", "births", "estimate"]])
+
+
+def test_panel_file_with_repeated_column_or_ragged_rows_is_one_message(tmp_path, capsys):
+    path = tmp_path / "p.csv"
+    path.write_text("unit,year,births,deaths,deaths\n01101,2010,1000,8,9\n")
+    for lang, words in (("en", "repeated column names: 'deaths' (columns D, E)"),
+                        ("es", "nombres de columna repetidos: 'deaths' (columnas D, E)")):
+        assert main(["--lang", lang, "panel", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err

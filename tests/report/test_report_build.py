@@ -205,7 +205,9 @@ def test_brazil_study_without_polygons(tmp_path):
                     "[analyses.rates]\n[analyses.smoothing]\n[analyses.disparity]\n[analyses.maps]\n",
                     encoding="utf-8")
     (tmp_path / "out" / "tables").mkdir(parents=True)
-    (tmp_path / "out" / "tables" / "stale.csv").write_text("x\n1\n")
+    (tmp_path / "out" / "tables" / "stale.csv").write_text("x\n1\n")  # an earlier report's (its manifest says so)
+    (tmp_path / "out" / "tables" / "mine.csv").write_text("x\n1\n")  # the user's own: never removed
+    (tmp_path / "out" / ".brecha-manifest.json").write_text('{"files": ["tables/stale.csv"]}')
     report = build_report(read_study(path), tmp_path / "out")
     d = datasets.brazil().data
     units = datasets.brazil().units
@@ -216,6 +218,7 @@ def test_brazil_study_without_polygons(tmp_path):
     maps = next(s for s in report.sections if s.key == "maps")
     assert any(b.kind == "unavailable" and "BR" in b.text for b in maps.blocks)
     assert not (tmp_path / "out" / "tables" / "stale.csv").exists()
+    assert (tmp_path / "out" / "tables" / "mine.csv").read_text() == "x\n1\n"
     # the registration caveat comes first (the first screen shows the first three caveats)
     assert report.notes[0].startswith("Direct SIM/SINASC rates: under-registration of deaths")
 

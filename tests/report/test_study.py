@@ -156,3 +156,126 @@ def test_parse_period():
     assert parse_period(2010) == [2010]
     with pytest.raises(ValueError):
         parse_period("05-07")
+
+
+# ------------------------------------------------------------- every problem in one run (issue 11, point 7)
+
+MANY = '''title = "t"
+period = "2014-2015"
+outcomes = ["infnat", "neonatal"]
+colour = "red"
+[data]
+example = "chile"
+[units]
+region = "19"
+[reference]
+rule = "lowest-quintile:povrety"
+[covariates]
+names = ["povrety", "schooling"]
+[analyses.rates]
+ci = "exakt"
+[analyses.inequality]
+rank_by = "povrety"
+bootstrap = 5
+[analyses.modles]
+[analyses.disparity]
+focus = ["13101", "99999"]
+'''
+
+
+def _report(argv, capsys):
+    from brecha.cli.main import main
+    from brecha.i18n import get_language, set_language
+
+    before = get_language()
+    capsys.readouterr()
+    try:
+        code = main(argv)
+    finally:
+        set_language(before)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", ["10 problems in the study; nothing was computed:",
+            "1. unknown field 'colour' (did you mean 'country'?)",
+            "field 'outcomes': must be one of infant, neonatal, postneonatal, not 'infnat' (did you mean 'infant'",
+            "field 'analyses.rates.ci': must be one of exact, byar, wilson, clopper-pearson, not 'exakt' (did you "
+            "mean 'exact'?)",
+            "field 'analyses.inequality.bootstrap': 5 bootstrap replicates are too few",
+            "at least 200",
+            "unknown analysis 'analyses.modles' (did you mean 'models'?)",
+            "field 'covariates.names': unknown covariate 'povrety' (did you mean 'poverty'",
+            "field 'reference.rule': unknown covariate 'povrety'",
+            "field 'analyses.inequality.rank_by': unknown covariate 'povrety'",
+            "field 'analyses.disparity.focus': codes not in the registry of CL: 99999",
+            "field 'units.region': there is no region '19' in CL; what to do: regions: 01 Región de Tarapacá"]),
+    ("es", ["10 problemas en el estudio; nada se ha calculado:",
+            "1. campo desconocido 'colour' (¿quiso decir 'country'?)",
+            "campo 'outcomes': debe ser uno de infant, neonatal, postneonatal, no 'infnat' (¿quiso decir 'infant'",
+            "no 'exakt' (¿quiso decir 'exact'?)",
+            "campo 'analyses.inequality.bootstrap': 5 réplicas bootstrap son muy pocas",
+            "análisis desconocido 'analyses.modles' (¿quiso decir 'models'?)",
+            "campo 'covariates.names': covariable desconocida 'povrety' (¿quiso decir 'poverty'",
+            "campo 'analyses.disparity.focus': códigos que no están en el registro de CL: 99999",
+            "campo 'units.region': no hay región '19' en CL"]),
+])
+def test_every_problem_is_listed_in_one_run_before_any_work(lang, expected, tmp_path, capsys):
+    path = _write(tmp_path, MANY)
+    out_dir = tmp_path / "report"
+    code, out, err = _report(["--lang", lang, "report", str(path), "-o", str(out_dir)], capsys)
+    assert code == 2
+    assert str(path) in err
+    for fragment in expected:
+        assert fragment in err, f"{fragment!r} not in {err!r}"
+    assert "Traceback" not in err
+    assert not out_dir.exists()  # nothing was computed or written
+    assert "'schooling'" not in err  # a valid name is not a problem (hints list names unquoted)
+
+
+@pytest.fixture
+def english():
+    from brecha.i18n import get_language, set_language
+
+    before = get_language()
+    set_language("en")
+    yield
+    set_language(before)
+
+
+def test_one_problem_keeps_its_hint(tmp_path, english):
+    with pytest.raises(InputError) as err:
+        read_study(_write(tmp_path, BASE + '[analyses.inequality]\nrank_by = "povrety"\n'))
+    assert "field 'analyses.inequality.rank_by': unknown covariate 'povrety' (did you mean" in str(err.value)
+    assert "poverty" in err.value.hint
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n\n"])
+@pytest.mark.parametrize("lang, expected", [("en", "the study file is empty (it defines nothing)"),
+                                            ("es", "el archivo de estudio está vacío (no define nada)")])
+def test_an_empty_study_is_refused(text, lang, expected, tmp_path, capsys):
+    """Before: an empty file ran the whole default Chilean report."""
+    path = _write(tmp_path, text)
+    code, out, err = _report(["--lang", lang, "report", str(path), "-o", str(tmp_path / "r")], capsys)
+    assert code == 2 and expected in err and str(path) in err
+    assert "[data] example" in err and not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("period, shown", [("1850-1860", "1850-1860"), ("2010-2099", "2099")])
+def test_a_period_outside_plausible_years_is_refused(period, shown, tmp_path, english):
+    with pytest.raises(InputError) as err:
+        read_study(_write(tmp_path, f'period = "{period}"\n[data]\nexample = "chile"\n'))
+    assert "field 'period': years outside 1900-" in str(err.value) and shown in str(err.value)
+
+
+def test_panel_file_columns_are_known_covariates(tmp_path, english):
+    """A panel file's own columns are covariates of the study; a misspelt one is named with the right one."""
+    panel = tmp_path / "panel.csv"
+    panel.write_text("unit,year,births,deaths,spending\n13101,2010,100,1,5.0\n13102,2010,90,0,4.0\n")
+    text = '[data]\npanel = "panel.csv"\n[covariates]\nnames = [{names}]\n'
+    ok = read_study(_write(tmp_path, text.format(names='"spending", "poverty"')))
+    assert ok.covariates == ["spending", "poverty"]
+    with pytest.raises(InputError) as err:
+        read_study(_write(tmp_path, text.format(names='"spendng"')))
+    assert "unknown covariate 'spendng' (did you mean 'spending'?)" in str(err.value)

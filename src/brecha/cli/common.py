@@ -13,6 +13,10 @@ MSG = Catalog({
                    "panel file (.csv, .parquet, .xlsx, .json), or nothing with --example"),
     "example_help": ("usar los datos reales incluidos (chile o brazil)",
                      "use the embedded real data (chile or brazil)"),
+    "decimal_help": ("signo decimal de los números escritos como texto, cuando el archivo no lo deja claro: "
+                     "',' para 1.234,5 o '.' para 1,234.5",
+                     "decimal mark of numbers written as text, when the file leaves it unclear: ',' for 1.234,5 "
+                     "or '.' for 1,234.5"),
     "years_help": ("años, p. ej. 2005-2014 o 2005,2007,2010", "years, e.g. 2005-2014 or 2005,2007,2010"),
     "output_help": ("archivo de salida; el formato sale de la extensión (.csv .parquet .xlsx .json)",
                     "output file; the format follows the extension (.csv .parquet .xlsx .json)"),
@@ -34,6 +38,12 @@ def add_panel_argument(parser: argparse.ArgumentParser) -> None:
     """PANEL positional (optional) plus --example chile|brazil."""
     parser.add_argument("panel", nargs="?", metavar="PANEL", help=MSG("panel_help"))
     parser.add_argument("--example", choices=["chile", "brazil"], help=MSG("example_help"))
+    add_decimal_argument(parser)
+
+
+def add_decimal_argument(parser: argparse.ArgumentParser) -> None:
+    """--decimal {.,,}: how the panel file writes numbers as text (brecha.number_formats)."""
+    parser.add_argument("--decimal", choices=[".", ","], help=MSG("decimal_help"))
 
 
 def add_years_argument(parser: argparse.ArgumentParser) -> None:
@@ -50,6 +60,8 @@ def parse_years(text: str) -> list[int]:
 
     try:
         return years_from_text(text)
+    except InputError as exc:  # years outside 1900..next year: the message says which
+        raise argparse.ArgumentTypeError(str(exc)) from None
     except ValueError:
         raise argparse.ArgumentTypeError(MSG("bad_years", text=text)) from None
 
@@ -65,7 +77,7 @@ def load_panel(args):
     elif not getattr(args, "panel", None):
         raise InputError(MSG("need_panel"))
     else:
-        panel = read_panel(args.panel)
+        panel = read_panel(args.panel, decimal=getattr(args, "decimal", None))
     warn_missing_years(panel, getattr(args, "years", None))
     return panel
 
@@ -130,3 +142,55 @@ def write_output(df: pd.DataFrame, args, *, sheets=None) -> None:
     else:
         with pd.option_context("display.max_rows", 60, "display.width", 160, "display.max_columns", 20):
             print(df.to_string(index=False, max_rows=60))
+
+
+# arguments that name input files, in any command (``files`` items may read FILE=VARIABLE)
+INPUT_ARGUMENTS = ("panel", "files", "deaths", "births", "study")
+
+
+def input_paths(args) -> list:
+    """The input files the command line names, each with the ledger and notes that may sit beside it."""
+    from pathlib import Path
+
+    from ..ingest.ledger import Ledger
+    from ..panel_notes import notes_path
+
+    names = []
+    for attr in INPUT_ARGUMENTS:
+        value = getattr(args, attr, None)
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            if isinstance(item, str) and item:
+                names += [item, item.partition("=")[0]] if "=" in item else [item]
+    return [p for name in dict.fromkeys(names) for p in (Path(name), *Ledger.paths_beside(name), notes_path(name))]
+
+
+def declare_outputs(parser: argparse.ArgumentParser, *, folder: bool = False, companions=None) -> None:
+    """How a command's -o is checked before it runs (:func:`check_output_paths`): a folder (``report``), or
+    a file plus the files written beside it, ``companions(out) -> [paths]`` (a ledger, sibling tables)."""
+    parser.set_defaults(output_kind="folder" if folder else "file", output_companions=companions)
+
+
+def check_output_paths(args) -> None:
+    """Run by ``brecha`` before any command does its work: -o (and --curve) name a file of a known type
+    (or a folder, for ``report``) that can be written and that is none of the inputs or their ledgers;
+    otherwise an InputError that says why (``brecha.outputs``)."""
+    from ..io import check_output_name
+    from ..outputs import check_file_targets
+
+    out = getattr(args, "output", None)
+    inputs = input_paths(args)
+    if getattr(args, "output_kind", "file") == "folder":
+        if out:
+            from ..report.folder import check_folder_target
+
+            check_folder_target(out, inputs)
+        return
+    targets = [out] if out else []
+    companions = getattr(args, "output_companions", None)
+    if out and companions:
+        targets += list(companions(out))
+    if getattr(args, "curve", None):
+        targets.append(args.curve)
+    check_file_targets(targets, inputs)  # first: "-o names a folder" says more than "unknown type ''"
+    for target in targets:
+        check_output_name(target)

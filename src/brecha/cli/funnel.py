@@ -46,6 +46,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from ..io import write_table
+    from ..outputs import together
     from ..smoothing import funnel, funnel_curve
 
     if args.pool and args.by_year:
@@ -58,7 +59,8 @@ def run(args) -> int:
                    target=args.target)
     print(MSG("summary", above=int((table["flag"] == "above").sum()), below=int((table["flag"] == "below").sum()),
               n=int((table["flag"] != "undefined").sum())))
-    write_result(table, args, FUNNEL_COLUMNS)
-    if args.curve:
-        write_table(funnel_curve(table), args.curve)
+    with together():  # -o and --curve appear together or not at all
+        write_result(table, args, FUNNEL_COLUMNS)
+        if args.curve:
+            write_table(funnel_curve(table), args.curve)
     return 0

@@ -49,6 +49,12 @@ MSG = Catalog({
                 "not used with --covariate: {flags} (covariate values are taken as exact)"),
     "bad_bootstrap": ("--bootstrap debe ser 0 (IC analíticos) o un número positivo de réplicas, no {n}",
                       "--bootstrap must be 0 (analytic CIs) or a positive number of replicates, not {n}"),
+    "few_replicates": ("--bootstrap {n} son muy pocas réplicas para un IC de {level} % (cada límite descansaría en "
+                       "menos de 5 réplicas)", "--bootstrap {n} is too few replicates for a {level} % CI (each limit "
+                       "would rest on fewer than 5 replicates)"),
+    "few_replicates_hint": ("use --bootstrap 0 (IC analíticos) o al menos --bootstrap {minimum} (1000 o más es lo "
+                            "habitual)", "use --bootstrap 0 (analytic CIs) or at least --bootstrap {minimum} (1000 or "
+                            "more is usual)"),
     "need_covariate": ("--comovement y --weight requieren --covariate", "--comovement and --weight need --covariate"),
     "comovement_hint": ("p. ej. brecha inequality --example chile --covariate health_spending_pc --comovement",
                         "e.g. brecha inequality --example chile --covariate health_spending_pc --comovement"),
@@ -99,8 +105,15 @@ def run(args) -> int:
     from ..errors import InputError
     from ..inequality import inequality
 
+    from ..inequality.bootstrap import minimum_replicates
+    from ..intervals import check_conf_level
+
     if args.bootstrap < 0:
         raise InputError(MSG("bad_bootstrap", n=args.bootstrap))
+    level = check_conf_level(args.conf_level)
+    if 0 < args.bootstrap < minimum_replicates(level) and not args.covariate:
+        raise InputError(MSG("few_replicates", n=args.bootstrap, level=f"{100 * level:g}"),
+                         hint=MSG("few_replicates_hint", minimum=minimum_replicates(level)))
     if (args.comovement or args.weight) and not args.covariate:
         raise InputError(MSG("need_covariate"), hint=MSG("comovement_hint"))
     panel = load_region_subset(args)

@@ -12,7 +12,7 @@ import importlib
 import warnings
 
 from ..i18n import Catalog
-from .common import add_years_argument, prose_count
+from .common import add_years_argument, declare_outputs, prose_count
 
 # modules of brecha.cli that add an ``ingest`` sub-command (besides ``deis``, defined here)
 SUBCOMMANDS = ("ingest_table",)
@@ -77,7 +77,16 @@ def add_deis_parser(sources) -> None:
     p.add_argument("--split", choices=["keep", "merge"], default="keep", help=MSG("split_help"))
     p.add_argument("--births-layout", metavar="LAYOUT", help=MSG("layout_help"))
     p.add_argument("--quiet", action="store_true", help=MSG("quiet_help"))
+    declare_outputs(p, companions=ledger_paths)
     p.set_defaults(func=run_deis)
+
+
+def ledger_paths(out) -> list:
+    """The ledger and notes files written beside the panel ``out`` (checked with it before the work)."""
+    from ..ingest.ledger import Ledger
+    from ..panel_notes import notes_path
+
+    return [*Ledger.paths_beside(out), notes_path(out)]
 
 
 def run_deis(args) -> int:

@@ -1,11 +1,16 @@
-"""``brecha ingest table FILE[=VARIABLE] ...``: CSV/Excel/Parquet tables (long or wide) into a panel file."""
+"""``brecha ingest table FILE[=VARIABLE] ...``: CSV/Excel/Parquet tables (long or wide) into a panel file,
+with a record ledger beside it (``OUT.ledger.csv`` and ``.json``, as ``brecha ingest deis``).
+
+    brecha ingest table comunas.csv --name-col comuna -o panel.parquet
+    brecha ingest table comunas.csv --name-col comuna --match approximate -o panel.parquet
+"""
 from __future__ import annotations
 
 import warnings
 
 from ..errors import BrechaWarning
 from ..i18n import Catalog
-from .common import add_output_argument, write_output
+from .common import add_decimal_argument, add_output_argument
 
 MSG = Catalog({
     "help": ("tablas CSV/Excel/Parquet (largas o anchas) a un archivo de panel",
@@ -16,10 +21,18 @@ MSG = Catalog({
     "col_help": ("nombre de la columna de {role} en los archivos", "name of the {role} column in the files"),
     "country_help": ("registro de unidades: auto (por defecto), CL, BR o none",
                      "unit registry: auto (default), CL, BR or none"),
-    "name_help": ("columna con nombres de unidad, cuando no hay códigos (coincidencia tolerante: tildes, "
-                  "mayúsculas, variantes como Aysén/Aisén)",
-                  "column of unit names, when there are no codes (tolerant matching: accents, case, variants "
-                  "such as Aysén/Aisén)"),
+    "name_help": ("columna con nombres de unidad, cuando no hay códigos (sin importar tildes, mayúsculas, "
+                  "espacios y puntuación, más variantes oficiales como Aysén/Aisén)",
+                  "column of unit names, when there are no codes (regardless of accents, case, spaces and "
+                  "punctuation, plus official variants such as Aysén/Aisén)"),
+    "match_help": ("exact (por defecto): solo nombres oficiales y variantes conocidas; approximate: acepta "
+                   "además un nombre con un error de tipeo o dentro de una etiqueta más larga cuando apunta a "
+                   "una sola unidad (cada caso se avisa y queda en el ledger)",
+                   "exact (default): only official names and known variants; approximate: also accept a name "
+                   "with a typo or inside a longer label when it points to one unit (each one is reported and "
+                   "kept in the ledger)"),
+    "quiet_help": ("no imprimir el ledger", "do not print the ledger"),
+    "saved": ("Guardado: {paths}", "Saved: {paths}"),
     "sheet_help": ("hoja de Excel (nombre o número, desde 0)", "Excel sheet (name or number, from 0)"),
     "warnings": ("Avisos:", "Warnings:"),
     "no_sheet": ("no hay hoja {sheet} (el archivo tiene {n}: {names})",
@@ -41,33 +54,51 @@ def add_parser(subparsers) -> None:
         p.add_argument(f"--{option}-col", help=MSG("col_help", role=option))
     p.add_argument("--name-col", help=MSG("name_help"))
     p.add_argument("--country", default="auto", help=MSG("country_help"))
+    p.add_argument("--match", choices=["exact", "approximate"], default="exact", help=MSG("match_help"))
     p.add_argument("--sheet", default="0", help=MSG("sheet_help"))
+    add_decimal_argument(p)
+    p.add_argument("--quiet", action="store_true", help=MSG("quiet_help"))
     add_output_argument(p, required=True)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from ..ingest.tables import read_tables
+    from ..ingest.ledger import Ledger
+    from ..ingest.tables import ingest_tables
+    from ..io import write_table
+    from ..outputs import check_file_targets, together
 
     mapping = {role: getattr(args, f"{option}_col") for option, role in ROLE_OPTIONS
                if getattr(args, f"{option}_col")}
     if args.name_col:
         mapping["name"] = args.name_col
         mapping["country"] = None if args.country.lower() in ("auto", "none") else args.country
+    if args.decimal:
+        mapping["decimal"] = args.decimal  # numbers written as text: '1.234,5' (',') or '1,234.5' ('.')
     sheet = int(args.sheet) if str(args.sheet).isdigit() else args.sheet
-    for spec in args.files:
-        _check_sheet(str(spec).partition("=")[0], sheet)
+    inputs = [str(spec).partition("=")[0] for spec in args.files]
+    # before any work: the panel and its ledger name files, none of them an input (brecha.outputs)
+    check_file_targets([args.output, *Ledger.paths_beside(args.output)], inputs=inputs)
+    for path in inputs:
+        _check_sheet(path, sheet)
     country = None if args.country.lower() == "none" else args.country
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", BrechaWarning)  # the panel keeps its warnings; printed once below
-        panel = read_tables(args.files, mapping, country=country, sheet=sheet)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", BrechaWarning)  # printed once, below, with the panel's own warnings
+        result = ingest_tables(args.files, mapping, country=country, sheet=sheet, match=args.match)
+    panel = result.panel
+    if not args.quiet:
+        print(result.ledger.format())
+        print()
     years = panel.years
     print(MSG("done", units=len(panel.unit_codes), years=f"{years[0]}-{years[-1]}", rows=len(panel.data)))
-    if panel.warnings:
+    messages = [str(w.message) for w in caught if issubclass(w.category, BrechaWarning)] + list(panel.warnings)
+    if messages:
         print(MSG("warnings"))
-        for w in panel.warnings:
-            print(f"  - {w}")
-    write_output(panel.data, args)
+        for m in dict.fromkeys(messages):
+            print(f"  - {m}")
+    with together():  # the panel and its ledger appear together or not at all
+        written = [write_table(panel.data, args.output), *result.ledger.save(args.output)]
+    print(MSG("saved", paths=", ".join(str(p) for p in written)))
     return 0
 
 

@@ -6,7 +6,7 @@ import importlib
 import sys
 import warnings
 
-from .. import __version__
+from .. import __version__, progress
 from ..errors import BrechaError, BrechaWarning
 from ..i18n import Catalog, get_language, set_language
 from .argparse_es import use_spanish
@@ -20,9 +20,27 @@ MSG = Catalog({
                     "brecha: inequality in infant mortality between districts"),
     "lang_help": ("idioma de mensajes e informes (es|en)", "language of messages and reports (es|en)"),
     "version_help": ("muestra la versión y termina", "show the version and exit"),
+    "quiet_help": ("sin barras de progreso (se muestran solo si stderr es una terminal)",
+                   "no progress bars (shown only when stderr is a terminal)"),
     "error": ("Error", "Error"),
     "warning": ("Aviso", "Warning"),
+    "debug_help": ("ante un error, mostrar el detalle completo (traceback) para informar un fallo; también con "
+                   "la variable de entorno BRECHA_DEBUG=1",
+                   "on an error, show the full detail (traceback) to report a bug; also with the environment "
+                   "variable BRECHA_DEBUG=1"),
+    "internal": ("error interno inesperado en 'brecha {command}' (un fallo de brecha, no de sus datos): {error}",
+                 "unexpected internal error in 'brecha {command}' (a bug in brecha, not in your data): {error}"),
+    "internal_hint": ("para ver el detalle completo repita la orden con --debug (brecha --debug {command} ...) o "
+                      "con BRECHA_DEBUG=1, y envíelo a quien mantiene brecha",
+                      "to see the full detail run the command again with --debug (brecha --debug {command} ...) "
+                      "or with BRECHA_DEBUG=1, and send it to brecha's maintainers"),
 })
+
+# Exit codes (docs/ARCHITECTURE.md, CLI): 0 done; 1 unexpected internal error (a bug: a short message, the
+# traceback only with --debug or BRECHA_DEBUG=1); 2 a problem with the input or the options (BrechaError,
+# and argparse's own usage errors).
+EXIT_INTERNAL = 1
+EXIT_INPUT = 2
 
 
 def _language_from_argv(argv: list[str]) -> str:
@@ -38,6 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="brecha", description=MSG("description"))
     parser.add_argument("--lang", choices=["es", "en"], help=MSG("lang_help"))
     parser.add_argument("--version", action="version", version=f"brecha {__version__}", help=MSG("version_help"))
+    parser.add_argument("-q", "--quiet", action="store_true", help=MSG("quiet_help"))
+    parser.add_argument("--debug", action="store_true", help=MSG("debug_help"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"{__package__}.{name}").add_parser(sub)
@@ -57,26 +77,70 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     def show_warning(message, category, filename, lineno, file=None, line=None):
-        label = MSG("warning") if issubclass(category, BrechaWarning) else category.__name__
-        print(f"{label}: {message}", file=sys.stderr)
+        # one line, no file path or source line: a library's RuntimeWarning or ConvergenceWarning is named
+        # by its class, after the word "Warning" in the session's language
+        label = MSG("warning") if issubclass(category, BrechaWarning) else f"{MSG('warning')} ({category.__name__})"
+        progress.write(f"{label}: {message}", file=sys.stderr)  # above any progress bar, not through it
 
-    with warnings.catch_warnings():  # restores the process's warning display when the command ends
+    # progress bars on stderr only when it is a terminal and --quiet is not given (brecha.progress)
+    with warnings.catch_warnings(), progress.for_terminal(sys.stderr, quiet=args.quiet):
+        # (catch_warnings restores the process's warning display when the command ends)
         warnings.showwarning = show_warning
         return _run(args)
 
 
+def _debugging(args) -> bool:
+    """--debug, or BRECHA_DEBUG set to anything but '', '0', 'no', 'false'."""
+    import os
+
+    env = os.environ.get("BRECHA_DEBUG", "").strip().lower()
+    return bool(getattr(args, "debug", False)) or env not in ("", "0", "no", "false")
+
+
 def _run(args) -> int:
+    from .. import outputs
+    from .common import check_output_paths
+
+    outputs.forget_completed()
     try:
+        check_output_paths(args)  # before any work: -o is writable, of a known type, and none of the inputs
         return int(args.func(args) or 0)
     except BrechaError as exc:
+        if _debugging(args):
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
         print(f"{MSG('error')}: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_INPUT
     except BrokenPipeError:  # `brecha ... | head`: the reader left; not an error of ours
         import os
 
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: one line saying what was kept (outputs are whole or absent), no traceback
+        print(outputs.interrupted_line(), file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug of ours: one short message, the traceback only when asked for
+        return _internal_error(args, exc)
+
+
+def _internal_error(args, exc: Exception) -> int:
+    """Print 'Error: unexpected internal error in brecha COMMAND: TypeError: ...' and how to see the
+    traceback (a user gets a sentence, not 40 lines of Python); with --debug, the traceback too."""
+    import traceback
+
+    if _debugging(args):
+        traceback.print_exc(file=sys.stderr)
+    command = " ".join(str(getattr(args, key)) for key in ("command", "source") if getattr(args, key, None))
+    text = " ".join(str(exc).split())  # one line
+    if len(text) > 300:
+        text = text[:297] + "..."
+    error = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    print(f"{MSG('error')}: {MSG('internal', command=command, error=error)}", file=sys.stderr)
+    if not _debugging(args):
+        print(f"  {MSG('internal_hint', command=command)}", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..i18n import Catalog, get_language
-from .common import add_output_argument, add_panel_argument, add_years_argument, load_panel, write_output
+from .common import (add_output_argument, add_panel_argument, add_years_argument, declare_outputs, load_panel,
+                     write_output)
 
 MSG = Catalog({
     "help": ("modelos de panel (EF, EA, Hausman) y de conteo de la mortalidad sobre covariables",
@@ -42,9 +43,6 @@ MSG = Catalog({
 
 COLUMNS = ["model", "term", "estimate", "se", "statistic", "p_value", "lower", "upper"]
 TEST_COLUMNS = ["test", "statistic", "df", "p_value"]
-ALIASES = {"spending": "health_spending_pc", "health_spending": "health_spending_pc",
-           "gasto_salud": "health_spending_pc", "pobreza": "poverty", "escolaridad": "schooling",
-           "distance": "distance_hospital_km", "distancia": "distance_hospital_km"}
 
 
 def add_parser(subparsers) -> None:
@@ -61,6 +59,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--conf-level", type=float, default=0.95, help=MSG("conf_help"))
     add_years_argument(p)
     add_output_argument(p)
+    declare_outputs(p, companions=siblings)
     p.set_defaults(func=run)
 
 
@@ -68,21 +67,34 @@ def order(table, first):
     return table[[c for c in first if c in table.columns] + [c for c in table.columns if c not in first]]
 
 
+SIBLINGS = ("tests", "notes", "fit_info")
+
+
 def _sibling(out: str, suffix: str) -> Path:
     path = Path(out)
     return path.with_name(f"{path.stem}.{suffix}{path.suffix}")
 
 
+def siblings(out: str) -> list[Path]:
+    """The files written beside ``-o OUT`` (none for .xlsx, whose sheets hold them)."""
+    if Path(out).suffix.lower() in (".xlsx", ".xls"):
+        return []
+    return [_sibling(out, suffix) for suffix in SIBLINGS]
+
+
 def run(args) -> int:
     import pandas as pd
 
+    from ..covariates import resolve_names
     from ..io import write_table
     from ..models import fit_models
+    from ..outputs import together
 
     if not args.covariates:
         raise InputError(MSG("no_covariates"))
-    names = [ALIASES.get(c.strip(), c.strip()) for c in args.covariates.split(",") if c.strip()]
     panel = load_panel(args)
+    # a column of the user's panel wins over an alias of a shipped covariate (spending, pobreza, ...)
+    names = resolve_names([c for c in args.covariates.split(",") if c.strip()], panel.data.columns)
     # covariates the panel lacks and brecha can build are attached by fit_models (with --fill), for the
     # years asked, so their notes count the rows modelled
     res = fit_models(panel, outcome=args.outcome, covariates=names, models=args.models, se=args.se,
@@ -102,9 +114,10 @@ def run(args) -> int:
         shown = [c for c in COLUMNS + ["rate_ratio", "rr_lower", "rr_upper"] if c in coefficients.columns]
         write_output(coefficients[shown], args)
     else:
-        write_output(coefficients, args)
-        if out:
-            for suffix, table in (("tests", tests), ("notes", notes), ("fit_info", res.fit_info)):
-                path = write_table(table, _sibling(out, suffix))
-                print(MSG("saved_extra", path=path))
+        with together():  # the coefficients and their sibling tables appear together or not at all
+            write_output(coefficients, args)
+            paths = [write_table(table, _sibling(out, suffix))
+                     for suffix, table in zip(SIBLINGS, (tests, notes, res.fit_info))]
+        for path in paths:
+            print(MSG("saved_extra", path=path))
     return 0

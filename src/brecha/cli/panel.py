@@ -51,7 +51,8 @@ def run(args) -> int:
         if args.panel and not args.example and args.country != "auto":
             from ..panel import read_panel
 
-            panel = read_panel(args.panel, country=None if args.country.lower() == "none" else args.country)
+            panel = read_panel(args.panel, country=None if args.country.lower() == "none" else args.country,
+                               decimal=args.decimal)
         else:
             panel = load_panel(args)
         if args.years or args.region:  # summarise only those years / regions, as the analyses would use them

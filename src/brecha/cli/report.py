@@ -46,10 +46,13 @@ def _arguments(p) -> None:
     p.add_argument("-o", "--output", metavar="DIR", help=MSG("out_help"))
     p.add_argument("--example", choices=["chile", "chile-best", "chile-santiago", "brazil"],
                    help=MSG("example_help"))
+    p.set_defaults(output_kind="folder")  # -o is a folder (checked as one before the work: cli.common)
 
 
 def run(args) -> int:
     from ..errors import InputError
+    from ..report.folder import check_folder_target
+    from ..progress import note
     from ..study import example_study, read_study, run_study
 
     t0 = time.perf_counter()
@@ -58,10 +61,24 @@ def run(args) -> int:
     study = read_study(args.study) if args.study else example_study(args.example or "chile")
     lang = _cli_language(args, study)
     out = Path(args.output or ("informe-brecha" if lang == "es" else "brecha-report"))
+    check_folder_target(out, _study_inputs(study))  # before the work: nothing the user owns gets overwritten
     print(MSG("running", lang=lang, title=study.title_in(lang) or (args.study or "")), flush=True)
-    report = run_study(study, out, lang=lang, progress=lambda m: print(f"  … {m}", flush=True))
+    # steps that took more than a second go with the live bar to stderr, on a terminal only (brecha.progress);
+    # stdout keeps the study line and the summary, so `brecha report > log.txt` holds only results
+    report = run_study(study, out, lang=lang, progress=lambda m: note(f"  … {m}"))
     print_summary(report, time.perf_counter() - t0, lang)
     return 0
+
+
+def _study_inputs(study) -> list:
+    """The files a study reads (the study file, its panel or DEIS files, and their ledgers and notes)."""
+    from ..ingest.ledger import Ledger
+    from ..panel_notes import notes_path
+
+    data = study.data or {}
+    files = [study.path, data.get("panel"), *(data.get("deis") or {}).get("deaths", []),
+             *(data.get("deis") or {}).get("births", [])]
+    return [p for f in files if f for p in (Path(f), *Ledger.paths_beside(f), notes_path(f))]
 
 
 def _cli_language(args, study) -> str:

@@ -129,7 +129,8 @@ def run(args) -> int:
     args.alpha = _alpha(args)
     for option, value, minimum in (("--permutations", args.permutations, 1),
                                    ("--max-joinpoints", args.max_joinpoints, 0),
-                                   ("--min-years", args.min_years, 2)):
+                                   ("--min-years", args.min_years, 2),
+                                   ("--seed", args.seed, 0)):  # numpy: "expected non-negative integer"
         if value < minimum:  # caught here: the estimators would fail with a numpy error
             raise InputError(MSG("bad_count", option=option, minimum=minimum, value=value))
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .. import progress
 from ..i18n import Catalog
 from . import analytic
 from . import measures as M
+from .bootstrap import minimum_replicates
 
 SUMMARY_COLUMNS = ["measure", "estimate", "se", "lower", "upper", "method", "ci_method", "note"]
 
@@ -160,6 +162,31 @@ MSG = Catalog({
     "bad_group_reference": ("la referencia de grupo debe ser un número entre 1 y {groups}",
                             "a group reference must be a number from 1 to {groups}"),
     "bad_groups": ("groups (--groups) debe ser un entero >= 2", "groups (--groups) must be an integer >= 2"),
+    "too_many_groups": ("{period}: se piden {groups} grupos (--groups) pero solo hay {n} unidades con datos para "
+                        "formarlos", "{period}: {groups} groups asked for (--groups) but only {n} units with data "
+                        "to form them"),
+    "too_many_groups_hint": ("pida a lo más {n} grupos; lo habitual son 5 (quintiles) o 10 (deciles)",
+                             "ask for at most {n} groups; 5 (quintiles) or 10 (deciles) is usual"),
+    "fewer_groups": ("{period}: se pidieron {groups} grupos y se formaron {formed} (unidades empatadas en '{covariate}' "
+                     "o con muchos nacimientos quedan en un solo grupo); ver la columna n_groups",
+                     "{period}: {groups} groups asked for and {formed} formed (units tied on '{covariate}' or with "
+                     "many births fall in one group); see the n_groups column"),
+    "bad_seed": ("seed (--seed) debe ser un entero entre 0 y 4294967295, no {seed}",
+                 "seed (--seed) must be a whole number from 0 to 4294967295, not {seed}"),
+    "bad_bootstrap": ("bootstrap (--bootstrap) debe ser 0 (IC analíticos) o un número de réplicas, no {n}",
+                      "bootstrap (--bootstrap) must be 0 (analytic CIs) or a number of replicates, not {n}"),
+    "few_replicates": ("{n} réplicas bootstrap son pocas para un IC de {level} %: cada límite descansa en menos de "
+                       "5 réplicas; use al menos {minimum} (o 0 para IC analíticos)",
+                       "{n} bootstrap replicates are too few for a {level} % CI: each limit rests on fewer than 5 "
+                       "replicates; use at least {minimum} (or 0 for analytic CIs)"),
+    "single_unit": ("la desigualdad se mide entre al menos 2 unidades con nacimientos y ningún período las tiene "
+                    "({periods}; unidades: {units})",
+                    "inequality is measured between at least 2 units with births and no period has them "
+                    "({periods}; units: {units})"),
+    "single_unit_hint": ("analice una región o un país entero (sin --region, o con otra región); para una sola "
+                         "unidad use brecha rates o brecha trends",
+                         "analyse a whole region or country (no --region, or another region); for a single unit "
+                         "use brecha rates or brecha trends"),
     "groups_need_rank": ("los grupos se forman ordenando por una covariable: indique rank_by (--rank-by)",
                          "groups are formed by ranking on a covariate: give rank_by (--rank-by)"),
     "bad_interval": ("bootstrap_ci debe ser 'percentile' o 'basic'",
@@ -320,6 +347,14 @@ def inequality(panel, outcome="infant", years=None, pool=False, rank_by=None, gr
             raise InputError(msg("bad_groups"))
         if rank_by is None:
             raise InputError(msg("groups_need_rank"))
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**32:
+        raise InputError(msg("bad_seed", seed=seed))  # numpy would stop with "expected non-negative integer"
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap or 0, (int, np.integer)) or (bootstrap or 0) < 0:
+        raise InputError(msg("bad_bootstrap", n=bootstrap))
+    if bootstrap and bootstrap < minimum_replicates(conf_level):
+        # flagged here; the CLI and study files refuse it (a script may want a quick look)
+        warn(msg("few_replicates", n=bootstrap, level=f"{100 * conf_level:g}",
+                 minimum=minimum_replicates(conf_level)))
     if rank_by is not None and rank_by not in panel.data.columns:
         from .covariates import buildable_hint
 
@@ -330,7 +365,11 @@ def inequality(panel, outcome="infant", years=None, pool=False, rank_by=None, gr
     rows = []
     skipped_all: dict[str, str] = {}
     no_values: list[str] = []  # periods where no unit has a value of the ranking covariate
-    for period, block in ev.groupby("period", sort=True):
+    too_few: list[tuple[str, list]] = []  # periods with fewer than 2 units with births
+    periods = ev.groupby("period", sort=True)
+    if bootstrap:  # seconds per period on thousands of units: a bar on a terminal (brecha.progress)
+        periods = progress.track(periods, "bootstrap", total=periods.ngroups, replicates=bootstrap)
+    for period, block in periods:
         block = block.dropna(subset=["events", "births"])
         block = block[block["births"].astype(float) > 0]
         n_dropped = int(ev["period"].eq(period).sum() - len(block))
@@ -356,10 +395,16 @@ def inequality(panel, outcome="infant", years=None, pool=False, rank_by=None, gr
             order = cov if advantaged == "high" else -cov
         if len(codes) < 2:
             warn(msg("too_few", period=period))
+            too_few.append((str(period), list(codes)))
             continue
+        if groups and groups > len(codes):  # 1000 groups of 340 communes would silently be about 280
+            raise InputError(msg("too_many_groups", period=period, groups=groups, n=len(codes)),
+                             hint=msg("too_many_groups_hint", n=len(codes)))
         if groups:
             g = quantile_groups(order, births, groups)
             present = np.unique(g)
+            if len(present) < groups:
+                warn(msg("fewer_groups", period=period, groups=groups, formed=len(present), covariate=rank_by))
             membership = (g[:, None] == present[None, :]).astype(float)
             sub_events = events @ membership
             sub_births = births @ membership
@@ -426,6 +471,11 @@ def inequality(panel, outcome="infant", years=None, pool=False, rank_by=None, gr
         warn(msg("no_covariate_periods", covariate=rank_by, periods=", ".join(no_values)))
     if skipped_all:
         warn(msg("skipped", items="; ".join(f"{k} ({_skip_reason(v)})" for k, v in skipped_all.items())))
+    if not rows and too_few and len(too_few) == ev["period"].nunique():
+        units = sorted({u for _, codes in too_few for u in codes})
+        raise InputError(msg("single_unit", periods=", ".join(p for p, _ in too_few[:5])
+                             + (" ..." if len(too_few) > 5 else ""), units=", ".join(units[:5]) or "-"),
+                         hint=msg("single_unit_hint"))
     if not rows:
         out = pd.DataFrame(columns=RESULT_COLUMNS)
     else:

@@ -19,6 +19,21 @@ import numpy as np
 from . import measures as M
 
 DRAWS = ("poisson", "binomial")
+# Fewest replicates for an interval: Efron & Tibshirani (1993, ch. 6 and 13) ask for 200 for an SE and more
+# for percentile limits; we ask that at least TAIL_REPLICATES replicates lie beyond each limit.
+MIN_REPLICATES = 200
+TAIL_REPLICATES = 5
+
+
+def minimum_replicates(conf_level: float = 0.95) -> int:
+    """max(200, ceil(2 * 5 / (1 - conf_level))): 200 for a 95 % interval, 1,000 for 99 %, 10,000 for 99.9 %.
+
+    >>> minimum_replicates(0.95), minimum_replicates(0.99)
+    (200, 1000)
+    """
+    import math
+
+    return max(MIN_REPLICATES, math.ceil(round(2 * TAIL_REPLICATES / (1.0 - float(conf_level)), 9)))
 
 
 def period_rng(seed: int, period: str) -> np.random.Generator:

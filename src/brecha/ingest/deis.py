@@ -59,6 +59,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .. import progress
 from ..errors import InputError, warn
 from ..i18n import Catalog
 from .deis_layout import (BIRTHS_COLUMNS, DEATHS_COLUMNS, BirthsLayout, FileSpec,  # noqa: F401
@@ -155,10 +156,15 @@ class DeisIngest:
         yield self.ledger
 
     def save(self, output) -> list[Path]:
-        """Write the panel file and the ledger (``<stem>.ledger.csv``/``.json``) beside it."""
+        """Write the panel file and the ledger (``<stem>.ledger.csv``/``.json``) beside it: the three appear
+        together or not at all (:func:`brecha.outputs.together`)."""
+        from ..outputs import together
+
         output = Path(output)
-        self.panel.to_file(output)
-        return [output, *self.ledger.save(output)]
+        with together():
+            self.panel.to_file(output)
+            ledger_paths = self.ledger.save(output)
+        return [output, *ledger_paths]
 
 
 # ------------------------------------------------------------------------------------------ reading
@@ -531,7 +537,9 @@ def ingest_deis(deaths=(), births=(), years=None, split: str = "keep", births_la
 
     ledger = Ledger()
     # the registry loads (Python) while polars reads the files (outside the GIL)
-    with ThreadPoolExecutor(max_workers=1) as pool:
+    # the longest step (one polars read we cannot divide): a bar with a running clock on a terminal
+    reading = progress.task("deis_read", files=", ".join(Path(p).name for p in deaths + births))
+    with ThreadPoolExecutor(max_workers=1) as pool, reading:
         loading = pool.submit(get_registry, country)
         tables = list(zip(specs, read_counts(specs, ledger, years)))
         registry = loading.result()
@@ -557,7 +565,8 @@ def ingest_deis(deaths=(), births=(), years=None, split: str = "keep", births_la
     in_period = ~records["reason"].isin(["year_invalid", "outside_years"])
     if not in_period.any():
         raise InputError(MSG("nothing_counted", ledger=ledger.format()), hint=MSG("nothing_hint"))
-    panel_data, by_age, notes = _build_panel_table(records, years, split, registry, deaths, births)
+    with progress.task("deis_panel"):
+        panel_data, by_age, notes = _build_panel_table(records, years, split, registry, deaths, births)
     codes = (records[records["code"].notna()].groupby(["code", "year"], as_index=False)["n"].sum()
              .merge(harmonised, on=["code", "year"], how="left"))
     source = ", ".join(Path(p).name for p in deaths + births)

@@ -58,6 +58,19 @@ REASONS: dict[str, tuple[str, str, str]] = {
     "malformed_columns": ("excluded", "fila mal formada (número de columnas distinto)",
                           "malformed row (wrong number of columns)"),
     "blank_line": ("excluded", "línea en blanco", "blank line"),
+    # brecha ingest table (brecha.ingest.table_rows)
+    "table_row": ("counted", "fila usada", "row used"),
+    "table_row_variant": ("counted", "fila usada: nombre por variante oficial conocida",
+                          "row used: name by a known official variant"),
+    "table_row_homonym_region": ("counted", "fila usada: nombre de varias regiones, resuelto por la región del "
+                                 "archivo", "row used: name of several regions, resolved by the file's region"),
+    "table_row_approximate": ("counted", "fila usada: nombre por coincidencia aproximada (--match approximate)",
+                              "row used: name by approximate match (--match approximate)"),
+    "aggregate_row": ("excluded", "fila de total o agregado (Total país, Región de ...)",
+                      "total or aggregate row (Total país, Región de ...)"),
+    "unit_unknown_in_source": ("excluded", "unidad desconocida en la fuente (Ignorada, 99999)",
+                               "unit unknown to the source (Ignorada, 99999)"),
+    "blank_row": ("excluded", "fila vacía", "blank row"),
 }
 
 MSG = Catalog({
@@ -66,6 +79,7 @@ MSG = Catalog({
     "kind": ("tipo", "kind"),
     "deaths": ("defunciones", "deaths"),
     "births": ("nacimientos", "births"),
+    "table": ("tabla", "table"),
     "read": ("filas leídas", "rows read"),
     "counted": ("contadas", "counted"),
     "excluded": ("excluidas", "excluded"),
@@ -90,7 +104,7 @@ class Ledger:
     """Per input file: rows read, rows counted, rows excluded by reason (exact totals)."""
 
     rows_read: dict = field(default_factory=dict)      # file -> int
-    kinds: dict = field(default_factory=dict)          # file -> "deaths" | "births"
+    kinds: dict = field(default_factory=dict)          # file -> "deaths" | "births" | "table"
     entries: list = field(default_factory=list)        # dicts: file, reason, rows, lines, detail
     notes: list = field(default_factory=list)          # free text shown under the table
 
@@ -178,7 +192,7 @@ class Ledger:
         if len(self.rows_read) > 1:
             t = self.totals()
             lines.append("")
-            for kind in ("deaths", "births"):
+            for kind in ("deaths", "births", "table"):
                 k = t[t["kind"] == kind]
                 if len(k):
                     lines.append(f"{MSG('total', lang=lang)} {MSG(kind, lang=lang)}: {MSG('read', lang=lang)} "
@@ -200,13 +214,20 @@ class Ledger:
         return base.parent / f"{base.name}.ledger.csv", base.parent / f"{base.name}.ledger.json"
 
     def save(self, output) -> tuple[Path, Path]:
-        """Write ``<output stem>.ledger.csv`` and ``.ledger.json`` beside ``output``; return both paths."""
+        """Write ``<output stem>.ledger.csv`` and ``.ledger.json`` beside ``output``; return both paths.
+
+        The two appear together or not at all (:func:`brecha.outputs.together`; inside a caller's ``together``
+        block, with the caller's files, e.g. the panel)."""
+        from ..outputs import together, write_file
+
         csv_path, json_path = self.paths_beside(output)
-        csv_path.parent.mkdir(parents=True, exist_ok=True)
-        self.to_frame().to_csv(csv_path, index=False)
+        table = self.to_frame()
         payload = {"totals": self.totals().to_dict(orient="records"),
                    "entries": self.to_frame("en").to_dict(orient="records"), "notes": list(self.notes)}
-        json_path.write_text(json.dumps(payload, indent=1, ensure_ascii=False), encoding="utf-8")
+        text = json.dumps(payload, indent=1, ensure_ascii=False)
+        with together():
+            write_file(csv_path, lambda temp: table.to_csv(temp, index=False))
+            write_file(json_path, lambda temp: temp.write_text(text, encoding="utf-8"))
         return csv_path, json_path
 
     @classmethod

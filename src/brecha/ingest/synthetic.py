@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .. import progress
+from ..outputs import open_atomic, write_file
 # the column layouts are the reader's; the generator uses them only to write the births header
 from .deis_layout import BIRTHS_COLUMNS, DEATHS_COLUMNS  # noqa: F401
 
@@ -209,9 +212,10 @@ def write_deaths(path, rows: int, *, seed: int = 0, years=(1990, 2021), shares=N
     sexes = (b"Hombre", b"Mujer")
     truth_parts = []
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as handle:
-        for start in range(0, rows, chunk_rows):
+    with open_atomic(path, "wb") as handle:  # the file appears whole or not at all
+        # minutes for national sizes: a bar counting rows on a terminal (brecha.progress)
+        for start in progress.track(range(0, rows, chunk_rows), "synthetic", total=rows, file=path.name,
+                                    size=lambda start: min(chunk_rows, rows - start)):
             m = min(chunk_rows, rows - start)
             year = _draw_years(rng, m, years)
             cat = rng.choice(len(cats), size=m, p=p)
@@ -266,12 +270,13 @@ def write_births(path, rows: int, *, seed: int = 0, years=(1990, 2021), header: 
     small = [str(i).encode() for i in range(10000)]
     truth_parts = []
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     template = s.join([b"%d"] * 4 + [b"%s"] * 20 + [b"%s", b"%s", b"%d", b"%d-%02d-%02d"]) + end
-    with open(path, "wb") as handle:
+    with open_atomic(path, "wb") as handle:  # the file appears whole or not at all
         if header:
             handle.write(s.join(c.encode() for c in BIRTHS_COLUMNS) + end)
-        for start in range(0, rows, chunk_rows):
+        # minutes for national sizes: a bar counting rows on a terminal (brecha.progress)
+        for start in progress.track(range(0, rows, chunk_rows), "synthetic", total=rows, file=path.name,
+                                    size=lambda start: min(chunk_rows, rows - start)):
             m = min(chunk_rows, rows - start)
             year = _draw_years(rng, m, years)
             unit_idx, written, status = _draw_units_and_codes(rng, year, units, history, splits)
@@ -408,9 +413,8 @@ def save_truth(files: SyntheticFiles, path) -> Path:
         "totals": {c: int(panel[c].sum()) for c in ("births", "deaths", "deaths_neonatal", "deaths_postneonatal")},
         "panel": panel.to_dict(orient="list"),
     }
-    path = Path(path)
-    path.write_text(json.dumps(payload, indent=1, default=int), encoding="utf-8")
-    return path
+    text = json.dumps(payload, indent=1, default=int)
+    return write_file(Path(path), lambda temp: temp.write_text(text, encoding="utf-8"))
 
 
 def main(argv=None) -> int:
@@ -423,11 +427,13 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--years", default="1990-2021", help="first-last year, e.g. 1990-2021")
     parser.add_argument("--births-variant", default="header-semicolon-latin1", choices=sorted(BIRTHS_VARIANTS))
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars (shown only on a terminal)")
     args = parser.parse_args(argv)
     first, last = (int(x) for x in args.years.split("-"))
-    files = generate(args.out, deaths_rows=args.deaths_rows, births_rows=args.births_rows, seed=args.seed,
-                     years=(first, last), births_variant=args.births_variant)
-    truth = save_truth(files, Path(args.out) / "truth.json")
+    with progress.for_terminal(sys.stderr, quiet=args.quiet):
+        files = generate(args.out, deaths_rows=args.deaths_rows, births_rows=args.births_rows, seed=args.seed,
+                         years=(first, last), births_variant=args.births_variant)
+        truth = save_truth(files, Path(args.out) / "truth.json")
     print(f"seed {args.seed}: wrote {', '.join(str(p) for p in files.deaths + files.births)}; truth in {truth}")
     return 0
 

@@ -7,20 +7,28 @@ variable, e.g. births; say which variable with ``variable=``.
 
 Several tables (births from one file, deaths from another, covariates from a third) are joined on
 (unit, year). Each file is checked on its own first, so an error names the file and its row.
+
+Every row read is used or excluded with its reason in a :class:`~brecha.ingest.ledger.Ledger` (blank rows,
+total/aggregate rows, the source's unknown units; :mod:`brecha.ingest.table_rows`); names are matched to
+codes exactly (accents, case, spaces, punctuation, known official variants) unless ``match="approximate"``
+(:mod:`brecha.registry.names`). :func:`ingest_tables` returns the panel and the ledger.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from ..errors import InputError
 from ..i18n import Catalog
 from ..io import read_table
+from ..number_formats import is_whole_column, parse_numbers
 from ..panel import (COUNT_COLUMNS, Panel, _check_counts, _check_covariate, _check_duplicates, _check_years,
                      detect_country)
+from . import table_rows
+from .ledger import Ledger
 
 MSG = Catalog({
     "no_col": ("no existe la columna '{col}' indicada para {role} (columnas: {present})",
@@ -68,35 +76,45 @@ def _find(columns, role: str, given: str | None, file: str) -> str | None:
     return None
 
 
-def read_long(path, mapping: dict | None = None, *, sheet=0, keep=None) -> pd.DataFrame:
+def read_long(path, mapping: dict | None = None, *, sheet=0, keep=None, ledger: Ledger | None = None,
+              match: str = "exact", country: str | None = "auto") -> pd.DataFrame:
     """One long table -> canonical columns (unit, year, counts..., covariates...), checked with its row numbers.
 
     ``mapping`` maps canonical names to the file's names, e.g. ``{"unit": "codigo_comuna", "year": "anio",
     "births": "nacidos_vivos"}``. Without it, common spellings are recognised (see ``DEFAULT_NAMES``).
-    ``keep`` limits the covariates kept (default: every other numeric column).
+    ``keep`` limits the covariates kept (default: every other numeric column). ``ledger``: where each row
+    read goes (used, or excluded with its reason); ``match``: ``"exact"`` or ``"approximate"`` for names.
     """
     mapping = dict(mapping or {})
     file = str(path)
     table = read_table(path, sheet=sheet, dtype=str if Path(path).suffix.lower() in (".csv", ".xlsx") else None)
-    return _canonical(table, mapping, file, keep=keep)
+    return _canonical(table, mapping, file, keep=keep, ledger=ledger, match=match, country=country)
 
 
-def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variable: str | None = None):
+def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variable: str | None = None,
+               ledger: Ledger | None = None, match: str = "exact", country: str | None = "auto"):
     columns = [str(c) for c in table.columns]
     table.columns = columns
+    table_rows.start(table, file, ledger)
     if mapping.get("name") and not mapping.get("unit"):
-        table = _codes_from_names(table, mapping["name"], mapping.get("country"), file)
+        registry = mapping.get("country") or (country if country and country.lower() not in ("auto", "none")
+                                              else None)
+        table = _codes_from_names(table, mapping["name"], registry, file, ledger=ledger, match=match)
         columns = list(table.columns)
         mapping = {**mapping, "unit": "unit"}
-    unit_col = _find(columns, "unit", mapping.get("unit"), file)
-    if unit_col is None:
-        raise InputError(MSG("no_col", col="unit", role="unit", present=", ".join(columns)), file=file,
-                         hint=MSG("no_col_hint", role="unit"))
+        unit_col = "unit"
+    else:
+        unit_col = _find(columns, "unit", mapping.get("unit"), file)
+        if unit_col is None:
+            raise InputError(MSG("no_col", col="unit", role="unit", present=", ".join(columns)), file=file,
+                             hint=MSG("no_col_hint", role="unit"))
+        table = table_rows.exclude_non_units(table, unit_col, country=country, file=file, ledger=ledger)
     given_year = mapping.get("year")
     if variable and given_year and given_year not in columns:
         given_year = None  # a wide FILE=variable table has its years in the column names
     year_col = _find(columns, "year", given_year, file)
     rows = _file_rows(table)
+    table = _numbers(table, unit_col, mapping, variable, rows, file)
     if year_col is None:
         year_cols = [c for c in columns if c != unit_col and YEAR_COLUMN.match(c)]
         if len(year_cols) < 1:
@@ -106,10 +124,11 @@ def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variabl
         return _wide(table, unit_col, year_cols, variable, file)
     out = pd.DataFrame({"unit": table[unit_col].astype("string").str.strip(), "year": table[year_col]})
     used = {unit_col, year_col}
+    problems = table_rows.Problems(file)  # every bad cell of the file in one error, not the first one only
     for role in COUNT_COLUMNS:
         col = _find(columns, role, mapping.get(role), file)
         if col is not None:
-            out[role] = _check_counts(table[col], col, rows, file)
+            out[role] = problems.check(_check_counts, table[col], col, rows, file)
             used.add(col)
     others = [c for c in columns if c not in used]
     if keep is not None:
@@ -122,48 +141,53 @@ def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variabl
         if keep is None and numeric.notna().sum() == 0 and not decimal_comma:
             text_columns.append(col)  # names, notes: kept out of the covariates, and said so
             continue
-        out[col] = _check_covariate(series, col, rows, file)
+        out[col] = problems.check(_check_covariate, series, col, rows, file)
+    problems.check(_check_years, out["year"], rows, file)
+    problems.raise_all()
     result = _checked_keys(out, rows, file)
     result.attrs["text_columns"] = text_columns
     return result
 
 
-def _codes_from_names(table: pd.DataFrame, name_col: str, country: str | None, file: str) -> pd.DataFrame:
-    """Unit codes from unit names by the registry's tolerant matching (accents, case, spelling variants).
-
-    Ambiguous or unknown names stop with an error listing all of them and their candidates.
-    """
-    from ..registry import get_registry
-
+def _codes_from_names(table: pd.DataFrame, name_col: str, country: str | None, file: str,
+                      ledger: Ledger | None = None, match: str = "exact") -> pd.DataFrame:
+    """Unit codes from unit names (:func:`brecha.ingest.table_rows.units_from_names`): exact up to accents,
+    case, spaces, punctuation and known variants; total rows excluded; every other problem in one error."""
     if name_col not in table.columns:
         raise InputError(MSG("no_col", col=name_col, role="name", present=", ".join(table.columns)), file=file,
                          column=name_col, hint=MSG("no_col_hint", role="name"))
-    registry = get_registry(country or "CL")
-    codes = registry.match_names(table[name_col], source=file, column=name_col, rows=_file_rows(table))
-    out = table.drop(columns=[c for c in ("unit",) if c in table.columns]).copy()
-    out.insert(0, "unit", codes.to_numpy())
-    return out.drop(columns=[name_col])
+    return table_rows.units_from_names(table, name_col, country=country, file=file, ledger=ledger, match=match)
 
 
-def _file_rows(table: pd.DataFrame) -> np.ndarray:
-    """The file's row numbers of the table's rows (from read_table; header = row 1)."""
-    rows = table.attrs.get("rows")
-    if rows is None or len(rows) != len(table):
-        return np.arange(len(table)) + 2
-    return np.asarray(rows)
+_file_rows = table_rows.file_rows
+
+
+def _numbers(table: pd.DataFrame, unit_col: str, mapping: dict, variable: str | None, rows, file: str):
+    """Numbers written as text read in their convention (``1.234,5`` or ``1,234.5``, per column;
+    ``brecha.number_formats``), the unit codes kept as text; ``mapping["decimal"]`` states the convention.
+    Count columns (and a wide table of counts) must hold whole numbers, which settles ``180.556``."""
+    columns = [str(c) for c in table.columns]
+    whole = {c for c in columns if is_whole_column(c)}
+    whole |= {c for c in (_find(columns, role, mapping.get(role), file) for role in COUNT_COLUMNS) if c}
+    if variable in COUNT_COLUMNS:
+        whole |= {c for c in columns if YEAR_COLUMN.match(c)}
+    return parse_numbers(table, file=file, rows=rows, decimal=mapping.get("decimal"),
+                         separator=table.attrs.get("separator"), text_columns=[unit_col], whole_columns=whole)
 
 
 def _wide(table, unit_col, year_cols, variable, file):
     rows = _file_rows(table)
     parts = []
+    problems = table_rows.Problems(file)
     for col in year_cols:
         year = int(YEAR_COLUMN.match(col).group(1))
         if variable in COUNT_COLUMNS:
-            values = _check_counts(table[col], col, rows, file)
+            values = problems.check(_check_counts, table[col], col, rows, file)
         else:
-            values = _check_covariate(table[col], col, rows, file)
+            values = problems.check(_check_covariate, table[col], col, rows, file)
         parts.append(pd.DataFrame({"unit": table[unit_col].astype("string").str.strip(), "year": year,
                                    variable: values, "_row": rows}))
+    problems.raise_all()
     long = pd.concat(parts, ignore_index=True)
     return _checked_keys(long.drop(columns="_row"), long["_row"].to_numpy(), file)
 
@@ -185,6 +209,7 @@ def read_wide(path, variable: str, *, unit_col: str | None = None, sheet=0) -> p
     years = [c for c in table.columns if c != unit and YEAR_COLUMN.match(c)]
     if not years:
         raise InputError(MSG("no_year"), file=str(path), hint=MSG("no_year_hint"))
+    table = _numbers(table, unit, {}, variable, _file_rows(table), str(path))
     return _wide(table, unit, years, variable, str(path))
 
 
@@ -211,8 +236,31 @@ def combine(tables: list[pd.DataFrame], *, country: str | None = "auto", source:
     return Panel(merged, country=country, source=source or files, notes=tuple(notes))
 
 
-def read_tables(specs, mapping: dict | None = None, *, country: str | None = "auto", sheet=0) -> Panel:
-    """Panel from files given as ``path`` or ``path=variable`` (the latter for wide tables)."""
+@dataclass
+class TableIngest:
+    """The result of :func:`ingest_tables`: ``panel`` and ``ledger`` (unpacks as ``panel, ledger``)."""
+
+    panel: Panel
+    ledger: Ledger
+
+    def __iter__(self):
+        yield self.panel
+        yield self.ledger
+
+
+def ingest_tables(specs, mapping: dict | None = None, *, country: str | None = "auto", sheet=0,
+                  match: str = "exact") -> TableIngest:
+    """Panel and record ledger from files given as ``path`` or ``path=variable`` (the latter for wide tables).
+
+    The ledger has, per file, the rows read, the rows used and the rows excluded with their reason (blank,
+    total/aggregate, unknown to the source); the counts add up (checked). ``match="approximate"`` accepts
+    names that match one unit only approximately, each reported as a warning and in the ledger.
+
+        >>> panel, ledger = ingest_tables(["births.csv", "deaths.csv"])          # doctest: +SKIP
+        >>> ledger.save("panel.parquet")     # panel.ledger.csv and panel.ledger.json   # doctest: +SKIP
+    """
+    table_rows.check_match_mode(match)
+    ledger = Ledger()
     tables = []
     for spec in specs:
         path, _, variable = str(spec).partition("=")
@@ -220,7 +268,16 @@ def read_tables(specs, mapping: dict | None = None, *, country: str | None = "au
             role = {"neonatal": "deaths_neonatal", "postneonatal": "deaths_postneonatal"}.get(variable, variable)
             table = read_table(path, sheet=sheet,
                                dtype=str if Path(path).suffix.lower() in (".csv", ".xlsx") else None)
-            tables.append(_canonical(table, dict(mapping or {}), path, variable=role))
+            tables.append(_canonical(table, dict(mapping or {}), path, variable=role, ledger=ledger, match=match,
+                                     country=country))
         else:
-            tables.append(read_long(path, mapping, sheet=sheet))
-    return combine(tables, country=country)
+            tables.append(read_long(path, mapping, sheet=sheet, ledger=ledger, match=match, country=country))
+    ledger.check()
+    return TableIngest(combine(tables, country=country), ledger)
+
+
+def read_tables(specs, mapping: dict | None = None, *, country: str | None = "auto", sheet=0,
+                match: str = "exact") -> Panel:
+    """Panel from files given as ``path`` or ``path=variable`` (the latter for wide tables); the panel of
+    :func:`ingest_tables`."""
+    return ingest_tables(specs, mapping, country=country, sheet=sheet, match=match).panel

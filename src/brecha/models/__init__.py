@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from .. import progress
+from ..errors import InputError, warn
 from ..i18n import Catalog
 from ._design import Design, design_from_frame, design_from_panel
 from .results import Fit, ModelResults, model_label
@@ -66,6 +67,16 @@ MSG = Catalog({
                                "H0: alpha = 0 (fixed-effects Poisson); alpha on the boundary: p = P(chi2(1) > LR)/2"),
     "bad_conf": ("el nivel de confianza debe estar entre 0 y 1 (p. ej. 0.95), no {value}",
                  "the confidence level must be between 0 and 1 (e.g. 0.95), not {value}"),
+    "fit_problem": ("{model}: el ajuste no es fiable ({what}); no use los errores estándar de las filas marcadas "
+                    "en la columna flag; pruebe con menos covariables, otros años u otro modelo",
+                    "{model}: the fit cannot be trusted ({what}); do not use the standard errors of the rows "
+                    "marked in the flag column; try fewer covariates, other years or another model"),
+    "not_converged": ("el optimizador no convergió", "the optimiser did not converge"),
+    "hessian_not_negative_definite": ("la hessiana de la log-verosimilitud no es definida negativa: no hay un "
+                                      "máximo propio y la covarianza no está definida",
+                                      "the log-likelihood Hessian is not negative definite: there is no proper "
+                                      "maximum and the covariance is undefined"),
+    "bad_se": ("error estándar 0 o no definido para {terms}", "standard error 0 or undefined for {terms}"),
     "re_truncated": ("la varianza del efecto de unidad estimada fue negativa ({value:.4g}) y se fijó en 0",
                      "the estimated unit-effect variance was negative ({value:.4g}) and was set to 0"),
 })
@@ -133,6 +144,8 @@ def fit_models(panel, outcome: str = "infant", covariates=(), models=("pooled", 
     rebuilt = False
     if hasattr(panel, "data") and covariates:
         from .. import covariates as builder
+
+        covariates = builder.resolve_names(covariates, panel.data.columns)   # the panel's own column wins
 
         build = builder.buildable(panel, covariates)
         if build:
@@ -210,7 +223,8 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
     }
     if any(m in COUNT_MODELS for m in wanted) and design.counts is None:
         raise InputError(MSG("count_needs_counts", lang))
-    for key in wanted:
+    # a bar on a terminal (brecha.progress): count models take tens of seconds on thousands of units
+    for key in progress.track(wanted, "models", total=len(wanted), describe=str):
         fit = builders[key](se)
         if fit is None:
             notes.append(MSG("dropped_model", lang, model=key))
@@ -233,6 +247,11 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
         if info.get("alpha_at_zero"):
             notes.append(MSG("nb_fe_alpha_zero", lang))
         notes.append(MSG("nb_fe_method", lang))
+    for key, fit in fits.items():
+        message = _problem_message(key, fit, conf_level, lang)
+        if message:
+            notes.append(message)
+            warn(message)
     if any(m in ("re", "cre") for m in fits) and components()["truncated"]:
         notes.append(MSG("re_truncated", lang, value=components()["sigma2_u_raw"]))
 
@@ -248,6 +267,16 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
                      "df_denominator": np.nan, "note": MSG("lr_overdispersion_note", lang)})
     table = pd.DataFrame(rows, columns=["test", "statistic", "df", "p_value", "df_denominator", "note"])
     return ModelResults(fits, table, notes, outcome=outcome_label, se=se, conf_level=conf_level)
+
+
+def _problem_message(key: str, fit: Fit, conf_level: float, lang) -> str:
+    """One bilingual sentence when a fit failed its checks or shows an SE of 0 or NaN, else ""."""
+    table = fit.table(conf_level)
+    bad = table[table["flag"].str.contains("se_", regex=False)]["term"].tolist()
+    what = [MSG(code, lang) for code in fit.problems if code in MSG.messages]
+    if bad:
+        what.append(MSG("bad_se", lang, terms=", ".join(map(str, bad))))
+    return MSG("fit_problem", lang, model=key, what="; ".join(what)) if what else ""
 
 
 def _linear_tests(design, fits, se, time_effects, builders, lang, spec) -> list[dict]:

@@ -16,7 +16,8 @@ Variance components (Swamy & Arora 1972; for unbalanced panels Baltagi & Chang 1
 - theta_i = 1 - sqrt(s2_e / (T_i s2_u + s2_e)): one value per unit in an unbalanced panel.
 
 Estimates: OLS of y_it - theta_i ybar_i on (1 - theta_i, x_it - theta_i xbar_i) (quasi-demeaning);
-conventional SEs use s2 = e*'e* / (N - K - 1) and normal p-values, as plm reports them.
+conventional SEs use s2 = e*'e* / (N - K - 1) and normal p-values, as plm reports them. R² is plm's:
+1 - e*'e* / sum (y*_it - mean y*)², centred, also when theta varies by unit (:func:`plm_r_squared`).
 
 Why not linearmodels' ``RandomEffects``: its variance components differ from plm's on unbalanced panels
 (on Grunfeld with rows removed it gives an intercept of -72.02 and s2_u 7230 against plm's -71.65 and
@@ -104,6 +105,27 @@ def quasi_demean(values: np.ndarray, theta: np.ndarray, unit_index: np.ndarray) 
     return out if two_d else out[:, 0]
 
 
+def plm_r_squared(y_star: np.ndarray, resid: np.ndarray, df_resid: int) -> tuple[float, float]:
+    """R² of the random-effects model as R plm reports it (``r.squared``, type "rss"; ``summary.plm``):
+    the centred R² of the quasi-demeaned regression,
+
+        R² = 1 - SSR / TSS,  SSR = e*'e*,  TSS = sum (y*_it - mean(y*))²,
+
+    with y*_it = y_it - theta_i ybar_i, and the adjusted R² = 1 - (1 - R²)(N - 1)/df_resid.
+
+    Why it is computed here: in an unbalanced panel theta varies by unit, so the transformed intercept
+    column (1 - theta_i) is not constant and a library that detects no constant (linearmodels) reports the
+    uncentred 1 - SSR / sum y*²: 0.5156 on the README's Chilean example where plm gives 0.003155. In a
+    balanced panel both agree.
+    """
+    y_star = np.asarray(y_star, float)
+    ssr = float(resid @ resid)
+    tss = float(np.sum((y_star - y_star.mean()) ** 2))
+    r2 = 1.0 - ssr / tss if tss > 0 else float("nan")
+    adj = 1.0 - (1.0 - r2) * (len(y_star) - 1) / df_resid if df_resid > 0 else float("nan")
+    return r2, adj
+
+
 def _regressors(design: Design, time_effects: bool, mundlak: bool) -> tuple[pd.DataFrame, list[str]]:
     d = design.frame
     X = d[design.covariates].astype(float).copy()
@@ -148,7 +170,8 @@ def fit_random(design: Design, se: str = "clustered", time_effects: bool = False
     res = fit_checked(model, opts)
     unadj = res if resolve_se(se) == "unadjusted" else fit_checked(model, {"cov_type": "unadjusted"})
     th = components["theta_unit"]
-    info = {"r_squared": float(res.rsquared), "ssr": float(res.resid_ss),
+    r2, r2_adj = plm_r_squared(ys, np.asarray(res.resids, float), int(res.df_resid))
+    info = {"r_squared": r2, "r_squared_adj": r2_adj, "ssr": float(res.resid_ss),
             "sigma2_e": components["sigma2_e"], "sigma2_u": components["sigma2_u"],
             "rho": components["sigma2_u"] / (components["sigma2_u"] + components["sigma2_e"])}
     if components["balanced"]:

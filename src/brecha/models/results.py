@@ -106,6 +106,10 @@ def model_label(key: str, lang: str | None = None) -> str:
 class Fit:
     """One fitted model: coefficients, covariance and what was estimated.
 
+    ``problems`` lists what makes the fit untrustworthy (``not_converged``, ``hessian_not_negative_definite``);
+    they travel in the ``flag`` column of every term, with ``se_zero`` / ``se_undefined`` for a term whose SE
+    is 0 or not finite (never shown without a flag; :func:`fit_warnings` words them).
+
     ``distribution`` is ``"t"`` (Student t with ``df_resid`` degrees of freedom, as plm does for pooled,
     within, between and first-difference models) or ``"normal"`` (random effects, count models).
     """
@@ -123,6 +127,7 @@ class Fit:
     cov_unadjusted: pd.DataFrame | None = None
     rate_ratio: bool = False
     hidden_terms: tuple = ()
+    problems: tuple = ()           # codes from ``_scaling.hessian_problems`` (not_converged, ...)
 
     def table(self, conf_level: float = 0.95) -> pd.DataFrame:
         from scipy import stats
@@ -149,6 +154,7 @@ class Fit:
         out["se_type"] = self.se_type
         out["distribution"] = self.distribution
         out["conf_level"] = conf_level
+        out["flag"] = term_flags(se, self.problems)
         keep = ~out["term"].isin(self.hidden_terms)
         return out[keep].reset_index(drop=True)
 
@@ -221,6 +227,8 @@ class ModelResults:
                         f"{_p(r.p_value):>9}  [{r.lower:.4g}, {r.upper:.4g}]")
                 if f.rate_ratio:
                     line += f"    {r.rate_ratio:.4g} [{r.rr_lower:.4g}, {r.rr_upper:.4g}]"
+                if r.flag:
+                    line += f"    [{r.flag}]"
                 lines.append(line)
         lines.append("")
         lines.append(MSG("tests", lang))
@@ -245,6 +253,21 @@ class ModelResults:
 
     def __str__(self) -> str:
         return self.summary()
+
+
+def term_flags(se: np.ndarray, problems=()) -> np.ndarray:
+    """The ``flag`` of each coefficient: the fit's problems, plus ``se_zero`` (SE = 0) or ``se_undefined``
+    (SE not finite); "" when all is well."""
+    se = np.asarray(se, float)
+    out = []
+    for value in se:
+        codes = list(problems)
+        if not np.isfinite(value):
+            codes.append("se_undefined")
+        elif value == 0:
+            codes.append("se_zero")
+        out.append(";".join(codes))
+    return np.array(out, dtype=object)
 
 
 def _p(p: float) -> str:

@@ -113,14 +113,32 @@ class Registry:
         return _names.NameIndex(self.units, self.country)
 
     def match_names(self, names, *, source: str | None = None, column: str | None = None,
-                    rows=None) -> pd.Series:
-        """Codes for names, tolerant of accents, case, punctuation and known spelling variants.
+                    rows=None, approximate: bool = False) -> pd.Series:
+        """Codes for names: exact up to accents, case, spaces and punctuation, or a known official variant
+        (rules in :mod:`brecha.registry.names`).
 
-        Ambiguous or unmatched names raise :class:`brecha.errors.InputError` listing all of them with
-        candidates (``source``/``column`` name the file and column in the message). Brazil: names repeat
-        across states, so write 'Bom Jesus - PI' or 'Bom Jesus (PI)'.
+        Ambiguous, unknown, only approximately matching names and names in another region than the rest
+        raise :class:`brecha.errors.InputError` listing all of them with candidates (code and region;
+        ``source``/``column``/``rows`` name the file, column and rows). ``approximate=True`` accepts a
+        single approximate candidate (a typo, a name inside a longer label). Brazil: names repeat across
+        states, so write 'Bom Jesus - PI' or 'Bom Jesus (PI)'.
         """
-        return _names.match_names(self._name_index, names, source=source, column=column, rows=rows)
+        return _names.match_names(self._name_index, names, source=source, column=column, rows=rows,
+                                  approximate=approximate)
+
+    def resolve_names(self, names, *, rows=None, approximate: bool = False) -> pd.DataFrame:
+        """How each name is matched (unit, match kind, problem, candidates, note), without raising:
+        :func:`brecha.registry.names.resolve_names`. ``names_error(resolved, ...)`` gives the error."""
+        return _names.resolve_names(self._name_index, names, rows=rows, approximate=approximate)
+
+    def names_error(self, resolved: pd.DataFrame, *, source: str | None = None, column: str | None = None,
+                    refuse=("aggregate", "unit_unknown")):
+        """The InputError listing every problem of ``resolved`` (or None): :func:`brecha.registry.names.problems_error`."""
+        return _names.problems_error(self._name_index, resolved, source=source, column=column, refuse=refuse)
+
+    def name_label(self, unit: str) -> str:
+        """'Temuco (09101, Región de La Araucanía)' / 'Bom Jesus - PI (220190)', as messages show a unit."""
+        return self._name_index.label(unit)
 
     # geometry --------------------------------------------------------------------------------------
     def polygons(self) -> dict | None:

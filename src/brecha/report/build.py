@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .. import progress as live
 from ..i18n import get_language, set_language
 from .calls import Unavailable, _call, _function, _module, _reason, _strict
 from .data import (_names, _provenance_text, _region_map, _span_text, _unit_word, _units_word,  # noqa: F401
@@ -91,16 +92,17 @@ def build_report(study, output_dir, *, lang: str | None = None, progress=None, w
     set_language(lang)  # messages of the analysis modules (panel notes, model notes) in the report's language
     previous_outcome = set_outcome(study.outcomes[0])  # labels name this outcome's rate (IMR, NMR, PNMR)
     try:
-        return _build(study, output_dir, lang, progress, write)
+        with live.task("report") as bar:  # a bar on stderr when the caller switched progress on
+            return _build(study, output_dir, lang, progress, write, bar)
     finally:
         set_language(previous)
         set_outcome(previous_outcome)
 
 
-def _build(study, output_dir, lang, progress, write) -> Report:
+def _build(study, output_dir, lang, progress, write, bar=None) -> Report:
     report = Report(study=study, lang=lang, title=study.title_in(lang) or L("report", lang))
     _NUMBERS["lang"] = lang
-    clock = _Clock(progress, lang, report.timings)
+    clock = _Clock(progress, lang, report.timings, bar)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with clock(L("p_load", lang)):
@@ -125,32 +127,31 @@ def _build(study, output_dir, lang, progress, write) -> Report:
 
 
 def write_report(report: Report, out: Path) -> dict:
-    """Write index.html, brecha.xlsx, tables/*.csv and figures/* into ``out``; returns the paths."""
+    """Write index.html, brecha.xlsx, tables/*.csv and figures/* into ``out``; returns the paths.
+
+    The files are written into a temporary folder beside ``out`` and moved in once all are complete
+    (:func:`brecha.report.folder.report_folder`): an earlier report stays whole until then, and only files
+    brecha wrote (listed in ``out/.brecha-manifest.json``) are ever replaced or removed."""
     from .excel import write_workbook
+    from .folder import report_folder
     from .html import render_html
 
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "tables").mkdir(exist_ok=True)
-    (out / "figures").mkdir(exist_ok=True)
+    out = Path(out)
+    with report_folder(out) as stage:
+        (stage / "tables").mkdir()
+        (stage / "figures").mkdir()
+        for name, (df, _title) in report.tables.items():
+            df.to_csv(stage / "tables" / f"{name}.csv", index=False)
+        seen = set()
+        for fig in report.figures:
+            if fig.filename in seen:
+                continue
+            seen.add(fig.filename)
+            (stage / "figures" / fig.filename).write_bytes(fig.data)
+        write_workbook(report, stage / "brecha.xlsx")
+        (stage / "index.html").write_text(render_html(report), encoding="utf-8")
     files = {"html": out / "index.html", "excel": out / "brecha.xlsx", "tables": out / "tables",
              "figures": out / "figures"}
-    for name, (df, _title) in report.tables.items():
-        df.to_csv(out / "tables" / f"{name}.csv", index=False)
-    seen = set()
-    for fig in report.figures:
-        if fig.filename in seen:
-            continue
-        seen.add(fig.filename)
-        (out / "figures" / fig.filename).write_bytes(fig.data)
-    # files an earlier report left in these two brecha-managed folders would be taken for this one's
-    for old in (out / "tables").glob("*.csv"):
-        if old.stem not in report.tables:
-            old.unlink()
-    for old in (out / "figures").iterdir():
-        if old.suffix in (".svg", ".png") and old.name not in seen:
-            old.unlink()
-    write_workbook(report, files["excel"])
-    files["html"].write_text(render_html(report), encoding="utf-8")
     report.files = files
     return files
 
@@ -158,10 +159,11 @@ def write_report(report: Report, out: Path) -> dict:
 class _Clock:
     """Times steps; announces those that take more than a second."""
 
-    def __init__(self, progress, lang, timings):
+    def __init__(self, progress, lang, timings, bar=None):
         self.progress = progress
         self.lang = lang
         self.timings = timings
+        self.bar = bar  # brecha.progress step: names the step under way
 
     def __call__(self, step: str):
         clock = self
@@ -169,11 +171,15 @@ class _Clock:
         class _Step:
             def __enter__(self_inner):
                 self_inner.t0 = time.perf_counter()
+                if clock.bar is not None:
+                    clock.bar.describe(step)
                 return self_inner
 
             def __exit__(self_inner, *exc):
                 seconds = time.perf_counter() - self_inner.t0
                 clock.timings[step] = seconds
+                if clock.bar is not None:
+                    clock.bar(1)
                 if clock.progress and seconds > 1.0:
                     from .html import localise
 

@@ -81,6 +81,10 @@ MSG = Catalog({
                       "|rho| >= 1: first observation dropped (Cochrane-Orcutt)"),
     "no_df": ("sin grados de libertad para el error estándar", "no degrees of freedom left for the standard error"),
     "not_converged": ("rho no convergió", "rho did not converge"),
+    "rho_boundary": ("rho llegó a {rho:+.0f}: el error AR(1) no se puede estimar con tan pocos años y el error "
+                     "estándar no es creíble; sin clase (use más años o agregue unidades)",
+                     "rho reached {rho:+.0f}: the AR(1) error cannot be estimated from so few years and the "
+                     "standard error is not credible; no class (use more years or aggregate units)"),
     "too_few_warning": ("{count} unidad(es) con menos de {need} años utilizables quedan sin estimación",
                         "{count} unit(s) with fewer than {need} usable years are left without estimates"),
     "sparse": ("{n} de {m} años sin muertes: tendencia sin clasificar (la estimación refleja sobre todo la "
@@ -502,11 +506,17 @@ def trends(panel, outcome: str = "infant", years=None, method: str = "prais-wins
         upper = (10.0 ** (b + q * se) - 1.0) * 100.0
     fitted = np.isfinite(b)
     sparse = info["sparse"].to_numpy() & fitted
-    trend = classify(b, p, alpha, sparse)
+    # |rho| = 1 (the estimate clipped to the edge of stationarity) happens on very short series, e.g. every
+    # 3-year series: the transformed fit is then (nearly) exact, its SE near 0 and p near 0, so a class
+    # would be a silent wrong answer; the estimate is kept, the class withheld and the row explained
+    boundary = fitted & (np.abs(cols["rho"]) >= 1.0 - 1e-8)
+    trend = classify(b, p, alpha, sparse | boundary)
     notes = info["note"].tolist()
-    flagged = fitted & (first_dropped | bad_df | ~converged)
+    flagged = fitted & (first_dropped | bad_df | ~converged | boundary)
     for i in np.flatnonzero(flagged):
         extra = []
+        if boundary[i]:
+            extra.append(MSG("rho_boundary", rho=float(cols["rho"][i])))
         if fitted[i] and first_dropped[i]:
             extra.append(MSG("first_dropped"))
         if fitted[i] and bad_df[i]:

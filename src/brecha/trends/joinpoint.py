@@ -35,6 +35,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from .. import progress
 from ..errors import InputError
 from ..i18n import Catalog
 
@@ -241,7 +242,8 @@ def _permutation_select(xc, Yc, W, models, ks, alpha, n_permutations, seed):
     s, n = Yc.shape
     chosen = np.zeros(s, dtype=int)
     k_max = max(ks)
-    for i in range(s):
+    # minutes on thousands of units: a bar on a terminal (brecha.progress)
+    for i in progress.track(range(s), "permutations", total=s):
         w = None if W is None else W[i]
         sw = np.ones(n) if w is None else np.sqrt(w)
         k_a, k_b = 0, k_max

@@ -212,7 +212,15 @@ def _fit_at(y, X, rho, corc):
     xs = _transform(X, rho, first_weight)
     q, r = _qr(xs)
     qty = np.einsum("snk,sn->sk", q, ys)
-    r_inv = np.linalg.inv(r)
+    # a series whose transformed design is degenerate (rho not finite, e.g. three points fitted exactly, or a
+    # column collinear after the transform) gets NaN estimates and is reported "no estimate" by the caller,
+    # instead of one such series stopping the fit of every other (numpy's batched inv raises for all)
+    diagonal = np.abs(np.diagonal(r, axis1=1, axis2=2))
+    good = np.isfinite(r).all(axis=(1, 2)) & (diagonal > 1e-12 * np.maximum(diagonal.max(axis=1, initial=0.0),
+                                                                               1.0)[:, None]).all(axis=1)
+    r_inv = np.full_like(r, np.nan)
+    if good.any():
+        r_inv[good] = np.linalg.inv(r[good])
     beta = np.einsum("skj,sj->sk", r_inv, qty)
     resid_t = ys - np.einsum("snk,sk->sn", xs, beta)
     resid = y - np.einsum("snk,sk->sn", X, beta)

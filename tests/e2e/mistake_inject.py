@@ -1,0 +1,136 @@
+"""Faults injected into a run: Ctrl-C or an internal error at a chosen point, a second run at the same time.
+
+Each returns a context manager active during the judged command. They patch library entry points
+(pandas writers and readers, openpyxl, json, matplotlib) or trace calls into a brecha module, so they keep
+working whatever way the code under test chooses to write (temporary file, handle, path).
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from unittest import mock
+
+
+def _half_write(target, data) -> None:
+    """Write the first half of ``data`` to a path or an open handle: what a killed writer leaves."""
+    part = data[: max(1, len(data) // 2)]
+    if isinstance(target, (str, os.PathLike)):
+        mode = "wb" if isinstance(part, bytes) else "w"
+        with open(target, mode) as handle:
+            handle.write(part)
+    elif hasattr(target, "write"):
+        try:
+            target.write(part)
+        except TypeError:
+            target.write(part.encode() if isinstance(part, str) else part.decode())
+
+
+def _truncate(path) -> None:
+    if isinstance(path, (str, os.PathLike)) and Path(path).exists():
+        size = Path(path).stat().st_size
+        with open(path, "r+b") as handle:
+            handle.truncate(size // 2)
+
+
+def during_write(kind: str, call: int = 1, exc=KeyboardInterrupt):
+    """``exc`` raised while writing the ``call``-th file of a kind (csv, parquet, xlsx, json, png),
+    after half of it is on disk."""
+    import matplotlib.figure
+    import openpyxl.workbook.workbook
+    import pandas as pd
+
+    count = [0]
+
+    def due() -> bool:
+        count[0] += 1
+        return count[0] >= call
+
+    if kind == "csv":
+        original = pd.DataFrame.to_csv
+
+        def fake(self, path_or_buf=None, *args, **kwargs):
+            if path_or_buf is None or not due():
+                return original(self, path_or_buf, *args, **kwargs)
+            _half_write(path_or_buf, original(self, None, *args, **kwargs))
+            raise exc()
+        return mock.patch.object(pd.DataFrame, "to_csv", fake)
+    if kind == "parquet":
+        original = pd.DataFrame.to_parquet
+
+        def fake(self, path=None, *args, **kwargs):
+            result = original(self, path, *args, **kwargs)
+            if path is None or not due():
+                return result
+            _truncate(path)
+            raise exc()
+        return mock.patch.object(pd.DataFrame, "to_parquet", fake)
+    if kind == "xlsx":
+        original = openpyxl.workbook.workbook.Workbook.save
+
+        def fake(self, filename):
+            original(self, filename)
+            if due():
+                _truncate(filename)
+                raise exc()
+        return mock.patch.object(openpyxl.workbook.workbook.Workbook, "save", fake)
+    if kind == "json":
+        original = json.dump
+
+        def fake(obj, fp, *args, **kwargs):
+            if not due():
+                return original(obj, fp, *args, **kwargs)
+            _half_write(fp, json.dumps(obj, *args, **{k: v for k, v in kwargs.items() if k != "cls"}))
+            raise exc()
+        return mock.patch.object(json, "dump", fake)
+    if kind == "png":
+        original = matplotlib.figure.Figure.savefig
+
+        def fake(self, fname, *args, **kwargs):
+            if not due():
+                return original(self, fname, *args, **kwargs)
+            _half_write(fname, b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
+            raise exc()
+        return mock.patch.object(matplotlib.figure.Figure, "savefig", fake)
+    raise ValueError(kind)
+
+
+@contextlib.contextmanager
+def inside(module_suffix: str, exc=KeyboardInterrupt, call: int = 1):
+    """``exc`` raised at the ``call``-th function call made inside a brecha module (e.g.
+    "brecha/models/linear.py"): an interruption or a bug in the middle of the work."""
+    suffix = module_suffix.replace("/", os.sep)
+    count = [0]
+
+    def tracer(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename.endswith(suffix):
+            count[0] += 1
+            if count[0] >= call:
+                sys.settrace(None)
+                raise exc("injected fault")
+        return None
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        yield
+    finally:
+        sys.settrace(previous)
+
+
+@contextlib.contextmanager
+def another_run(argv: list[str], delay: float = 0.3):
+    """A second ``brecha`` process started in the same folder just before the judged run (and awaited)."""
+    from mistake_harness import brecha_command
+
+    proc = subprocess.Popen(brecha_command() + list(argv), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, text=True)
+    time.sleep(delay)
+    try:
+        yield proc
+    finally:
+        proc.communicate(timeout=600)
