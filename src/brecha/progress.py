@@ -111,7 +111,8 @@ class _Bar:
         self.display.advance(self.task, advance)
 
     def set_description(self, text: str) -> None:
-        self.display.update(self.task, description=text)
+        # drawn now: a step shorter than the refresh interval is still named once (few calls: one per step)
+        self.display.update(self.task, description=text, refresh=True)
 
 
 class _Step:

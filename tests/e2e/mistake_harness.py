@@ -354,7 +354,9 @@ def _judge_error(case: Case, run: Run, v: Verdict) -> None:
         problems.append(f"{len(own)} 'Error:' lines")
     if missing:
         problems.append("does not name " + ", ".join(repr(m) for m in missing))
-    if not any(h in lower for h in HINT_MARKERS):
+    # listing the valid values ("models: pooled, fe, re, ...", "regions of the panel: 09 ...") says what to do
+    lists = re.search(r": [^,;:]+(?:, [^,;:]+){2,}", err) or re.search(r"(?:of the panel|del panel): ", err)
+    if not any(h in lower for h in HINT_MARKERS) and not lists:
         problems.append("no 'What to do'")
     if not problems and case.check and case.expect == "error":
         found = case.check(Path.cwd(), run)
@@ -378,7 +380,7 @@ def _judge_ok(case: Case, run: Run, folder: Path, v: Verdict) -> None:
     if case.expect == "warn":
         text = (run.stdout + "\n" + run.stderr).lower()
         missing = [m for m in case.mentions if m.lower() not in text]
-        if missing or not any(w in text for w in ("warning", "aviso")):
+        if missing or not any(w in text for w in ("warning", "aviso", "notes:", "notas:")):
             problems.append("no warning naming " + ", ".join(repr(m) for m in (missing or case.mentions)))
     if case.check:
         try:

@@ -207,7 +207,7 @@ def locale_cases() -> list[Case]:
              _semicolon({"spending": md.es_decimal}, {"spending": lambda df: df["births"] * 1.5}),
              check=md.panel_totals("p.csv", b, d, 160, spending=float((base["births"] * 1.5).sum())), outputs=out),
         Case("locale-brazil-format", 3, "';' file, '1.234.567,8' (Portuguese export)", run, "ok",
-             _semicolon({"income": md.es_decimal}, {"income": lambda df: df["births"] * 1000.25}),
+             _semicolon({"income": lambda v: md.es_decimal(v, 2)}, {"income": lambda df: df["births"] * 1000.25}),
              check=md.panel_totals("p.csv", b, d, 160, income=float((base["births"] * 1000.25).sum())), outputs=out),
         Case("locale-decimal-point-in-semicolon", 3, "';' file, poverty '12.5' (one decimal: not thousands)", run, "ok",
              _semicolon({"poverty": lambda v: f"{v:.1f}"}, {"poverty": _poverty}),

@@ -108,9 +108,10 @@ def request_cases() -> list[Case]:
           ["inequality", "mixed.csv", "--region", "13"], ("13",),
           _write("mixed.csv", lambda: pd.concat([md.base(), md.chile_counts().query("unit == '13101' and "
                                                                                      "year >= 2010 and year <= 2014")]))),
-        e("req-trends-one-year", "trends on a one-year panel", ["trends", "anio.csv"], ("anio.csv",), one_year),
-        e("req-models-one-year", "models on a one-year panel", ["models", "anio.csv", "--covariates", "poverty",
-          "--models", "fe"], ("anio.csv",), one_year),
+        # "refused or flagged" (issue point 7): a trend or a fixed-effects model on one year is said to be impossible
+        w("req-trends-one-year", "trends on a one-year panel", ["trends", "anio.csv"], ("3",), one_year),
+        w("req-models-one-year", "models (fe) on a one-year panel", ["models", "anio.csv", "--covariates", "poverty",
+          "--models", "fe"], ("not estimated",), one_year),
         # covariates
         e("req-covariate-unknown", "--covariates foo", ["models", P, "--covariates", "foo"], ("foo",)),
         e("req-covariate-misspelt", "--covariates povrety", ["models", P, "--covariates", "povrety"],

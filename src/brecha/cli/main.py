@@ -61,7 +61,26 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"{__package__}.{name}").add_parser(sub)
+    _global_options_after_the_command(parser)
     return parser
+
+
+def _global_options_after_the_command(parser: argparse.ArgumentParser) -> None:
+    """`brecha report --quiet` and `brecha rates --lang en ...` mean what `brecha --quiet report` means: each
+    command (and sub-command) accepts the global options too. Their default is SUPPRESS, so a command line
+    that gives them before the command keeps that value; a command that has its own option of that name
+    (``ingest table --quiet``) keeps its own."""
+    for action in parser._actions:
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        for command in dict.fromkeys(action.choices.values()):
+            for flags, options in ((("--lang",), dict(choices=["es", "en"], help=MSG("lang_help"))),
+                                   (("-q", "--quiet"), dict(action="store_true", help=MSG("quiet_help"))),
+                                   (("--debug",), dict(action="store_true", help=MSG("debug_help")))):
+                taken = [f for f in flags if f in command._option_string_actions]
+                if not taken:
+                    command.add_argument(*flags, default=argparse.SUPPRESS, **options)
+            _global_options_after_the_command(command)
 
 
 def main(argv: list[str] | None = None) -> int:
