@@ -69,7 +69,7 @@ class Case:
     inject: Callable | None = None    # inject() -> context manager active during the last step
     subprocess: bool = False          # run through a real process (stdin/stdout pipes)
     tty: bool = False                 # subprocess with stderr on a pseudo-terminal
-    sigint_after: float | None = None  # subprocess: send SIGINT (Ctrl-C) after this many seconds
+    sigint_after: float | None = None  # subprocess: SIGINT (Ctrl-C) this many seconds after its first line
     lang: str = "en"
     why: str = ""                     # where the issue is silent: the choice made, and why
 
@@ -172,12 +172,14 @@ def run_subprocess(argv: list[str], tty: bool = False, timeout: float = 600,
 
         proc = subprocess.Popen(brecha_command() + list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 stdin=subprocess.DEVNULL, env=env, text=True)
-        try:
-            out, err = proc.communicate(timeout=sigint_after)
-        except subprocess.TimeoutExpired:
+        import time
+
+        first = proc.stdout.readline()  # the command has started its work (imports done, first line out)
+        time.sleep(sigint_after)
+        if proc.poll() is None:
             proc.send_signal(signal.SIGINT)  # what Ctrl-C does to the foreground process
-            out, err = proc.communicate(timeout=timeout)
-        return Run(proc.returncode, out, err, where=_printed_frame(err))
+        out, err = proc.communicate(timeout=timeout)
+        return Run(proc.returncode, first + out, err, where=_printed_frame(err))
     if not tty:
         done = subprocess.run(brecha_command() + list(argv), capture_output=True, text=True, timeout=timeout,
                               env=env, stdin=subprocess.DEVNULL)

@@ -287,9 +287,10 @@ def class5() -> list[Case]:
              [["ingest", "deis", "--deaths", "deaths.csv", "--births", "births.csv", "-o", "p.parquet"]], "interrupt",
              lambda f: _deis(f), inject=lambda: inj.during_write("csv", 1, ki)),
         Case("ctrlc-real-signal-report", 5, "a real SIGINT to a running `brecha report` process",
-             [["report", "study.toml", "-o", "rep"]], "interrupt", _study_setup, sigint_after=4.0),
+             [["report", "--example", "chile-santiago", "-o", "rep"]], "interrupt", None, sigint_after=2.0),
         Case("ctrlc-real-signal-report-es", 5, "a real SIGINT to `brecha report`, in Spanish",
-             [["report", "study.toml", "-o", "rep"]], "interrupt", _study_setup, sigint_after=4.0, lang="es"),
+             [["report", "--example", "chile-santiago", "-o", "rep"]], "interrupt", None, sigint_after=2.0,
+             lang="es"),
     ]
     return cases
 
