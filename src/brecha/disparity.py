@@ -94,8 +94,15 @@ MSG = Catalog({
                        "the reference ({label}) has 0 deaths in {periods}: RR and AR% are undefined there; "
                        "use a pooled reference or best:N (a minimum of births)"),
     "total_name": ("Total de las unidades analizadas", "Total of the units analysed"),
-    "no_units": ("ninguna de las unidades pedidas está en el panel: {codes}",
-                 "none of the requested units is in the panel: {codes}"),
+    "no_units": ("unidades pedidas que no están en el panel: {codes}",
+                 "requested units that are not in the panel: {codes}"),
+    "no_units_hint": ("use códigos del panel (p. ej. {examples}), separados por comas, u omita la lista para "
+                      "analizar todas las unidades", "use codes of the panel (e.g. {examples}), separated by "
+                      "commas, or leave the list out to analyse every unit"),
+    "quintile_empty": ("la referencia '{text}' no nombra ninguna covariable",
+                       "the reference '{text}' names no covariate"),
+    "quintile_empty_hint": ("escriba {side}:COVARIABLE, p. ej. {side}:{example}; covariables disponibles: {have}",
+                            "write {side}:COVARIATE, e.g. {side}:{example}; covariates available: {have}"),
 })
 
 RR_METHODS = ("poisson", "binomial", "exact", "midp")
@@ -601,6 +608,16 @@ def resolve_reference(panel, spec, years=None, outcome: str = "infant", units=No
     if key.startswith(("lowest-quintile:", "highest-quintile:")):
         side, covariate = text.split(":", 1)
         covariate = covariate.strip()
+        if not covariate:
+            have = list(getattr(panel, "covariates", []))
+            country = str(getattr(panel, "country", "") or "").upper()
+            if country in ("CL", "BR"):  # those brecha builds for the country
+                from .covariates import BRAZIL_SOURCES, CHILE_SOURCES
+
+                have += [n for n in (CHILE_SOURCES if country == "CL" else BRAZIL_SOURCES) if n not in have]
+            raise InputError(MSG("quintile_empty", text=text), argument="reference",
+                             hint=MSG("quintile_empty_hint", side=side.lower(), have=", ".join(have) or "-",
+                                      example=(have or ["poverty"])[0]))
         lowest = side.lower().startswith("lowest")
         means = _covariate_means(panel, covariate, years, None if units is None else list(units))
         means = means[means.index.isin(present)]
@@ -733,8 +750,11 @@ def disparity(panel, reference, outcome: str = "infant", years=None, pool: bool 
     ev, unit_attrs, name = events_table(panel, outcome, years, pool, None if isinstance(panel, Panel) else level)
     if units is not None:
         wanted = _normalise_codes(panel, [units] if isinstance(units, str) else [str(u) for u in units])
-        if not set(wanted) & set(ev["unit"]):
-            raise InputError(MSG("no_units", codes=", ".join(wanted[:10])))
+        absent = [u for u in wanted if u not in set(ev["unit"])]
+        if absent:  # never analyse fewer units than asked without a word
+            raise InputError(MSG("no_units", codes=", ".join(absent[:10]) + (" ..." if len(absent) > 10 else "")),
+                             argument="units", hint=MSG("no_units_hint", examples=", ".join(
+                                 map(str, pd.unique(ev["unit"])[:3]))))
         analysed = ev["unit"].isin(wanted).to_numpy()
         unit_list = sorted(set(wanted) & set(ev["unit"]))
     else:

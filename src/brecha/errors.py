@@ -16,6 +16,8 @@ MSG = Catalog({
     "rows": ("filas {rows}", "rows {rows}"),
     "more": (" (y {n} más)", " (+{n} more)"),
     "column": ("columna '{column}'", "column '{column}'"),
+    "argument": ("argumento {name}", "argument {name}"),
+    "option": ("opción {name}", "option {name}"),
     "todo": ("Qué hacer", "What to do"),
 })
 
@@ -25,16 +27,28 @@ class BrechaError(Exception):
 
 
 class InputError(BrechaError, ValueError):
-    """Bad input data: says where (file, rows, column), what is wrong, and what to do."""
+    """Bad input data: says where (file, rows, column, or the function ``argument`` given a wrong value),
+    what is wrong, and what to do.
+
+    ``argument`` is the Python name (``conf_level``); the CLI shows the option the user typed instead
+    (``--conf-level``) by calling :meth:`as_option`, so one message serves both."""
 
     def __init__(self, message: str, *, file: str | None = None, rows=None, column: str | None = None,
-                 hint: str | None = None):
+                 hint: str | None = None, argument: str | None = None):
         self.file = file
         self.rows = [int(r) for r in rows] if rows is not None else None
         self.column = column
         self.hint = hint
         self.problem = message
+        self.argument = argument
+        self.option = None
         super().__init__(self._format())
+
+    def as_option(self, option: str) -> "InputError":
+        """The same error naming the command-line ``option`` (e.g. '--alpha') instead of the argument."""
+        self.option = option
+        self.args = (self._format(),)
+        return self
 
     def _format(self) -> str:
         where = []
@@ -47,6 +61,8 @@ class InputError(BrechaError, ValueError):
             where.append(MSG("rows" if len(self.rows) > 1 else "row", rows=shown))
         if self.column:
             where.append(MSG("column", column=self.column))
+        if self.option or self.argument:
+            where.append(MSG("option", name=self.option) if self.option else MSG("argument", name=self.argument))
         text = self.problem
         if where:
             text = f"{'; '.join(where)}: {text}"

@@ -33,7 +33,12 @@ MSG = Catalog({
     "bad_method": ("método de intervalo '{name}' desconocido; use uno de: {choices}",
                    "unknown interval method '{name}'; use one of: {choices}"),
     "bad_conf": ("nivel de confianza {value} fuera de (0, 1)", "confidence level {value} is not in (0, 1)"),
-    "bad_conf_hint": ("escriba 0.95 para un 95 %", "write 0.95 for 95 %"),
+    "bad_conf_hint": ("escriba el nivel como proporción: 0.95 para un 95 %",
+                      "write the level as a proportion: 0.95 for 95 %"),
+    "bad_conf_percent_hint": ("{value} parece un porcentaje: escriba {proportion} (el nivel va como proporción, "
+                              "0.95 para un 95 %)",
+                              "{value} looks like a percentage: write {proportion} (the level is a proportion, "
+                              "0.95 for 95 %)"),
     "negative": ("conteos negativos en el cálculo de tasas", "negative counts in a rate calculation"),
 })
 
@@ -63,10 +68,20 @@ def resolve_ci_method(name: str) -> str:
 
 
 def check_conf_level(conf_level) -> float:
+    """``conf_level`` as a float in (0, 1), or an InputError about the argument ``conf_level`` (the CLI
+    names ``--conf-level``)."""
     value = float(conf_level)
     if not 0.0 < value < 1.0:
-        raise InputError(MSG("bad_conf", value=conf_level), hint=MSG("bad_conf_hint"))
+        raise InputError(MSG("bad_conf", value=conf_level), hint=conf_level_hint(value), argument="conf_level")
     return value
+
+
+def conf_level_hint(value, lang: str | None = None) -> str:
+    """What to write instead of a confidence level outside (0, 1): 95 (a percentage) -> 'write 0.95'."""
+    value = float(value)
+    if 50.0 <= value < 100.0:  # 90, 95, 99: a percentage
+        return MSG("bad_conf_percent_hint", lang, value=f"{value:g}", proportion=f"{value / 100:g}")
+    return MSG("bad_conf_hint", lang)
 
 
 def z_value(conf_level: float) -> float:

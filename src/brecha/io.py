@@ -20,6 +20,10 @@ MSG = Catalog({
     "unknown_output": ("tipo de salida '{suffix}' desconocido", "unknown output type '{suffix}'"),
     "unknown_output_hint": ("termine el nombre de salida en .csv, .parquet, .xlsx o .json",
                             "end the output name with .csv, .parquet, .xlsx or .json"),
+    "xls_output": ("brecha no escribe el formato antiguo de Excel 97-2003 (.xls)",
+                   "brecha does not write the old Excel 97-2003 format (.xls)"),
+    "xls_output_hint": ("use .xlsx (p. ej. -o {name}), que abre cualquier Excel desde 2007",
+                        "use .xlsx (e.g. -o {name}), which any Excel since 2007 opens"),
 })
 
 
@@ -100,6 +104,9 @@ def _text(value) -> str:
 
 def check_output_name(path) -> None:
     """Refuse an output whose extension names no format ``write_table`` writes (checked before any work)."""
+    if Path(path).suffix.lower() == ".xls":  # an .xlsx named .xls makes Excel warn the file may be damaged
+        raise InputError(MSG("xls_output"), file=str(path),
+                         hint=MSG("xls_output_hint", name=Path(path).with_suffix(".xlsx").name))
     suffix = _suffix(path)
     if suffix not in FORMATS:
         raise InputError(MSG("unknown_output", suffix=suffix), file=str(path), hint=MSG("unknown_output_hint"))

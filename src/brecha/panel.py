@@ -16,8 +16,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .errors import InputError, warn
+from .errors import InputError
 from .i18n import Catalog
+# the validation lives in panel_checks; its names stay importable from here (brecha.ingest uses them)
+from .panel_checks import (ATTRIBUTE_COLUMNS, COUNT_COLUMNS, FIRST_YEAR, REQUIRED_COLUMNS,  # noqa: F401
+                           _cells, _check_counts, _check_covariate, _check_duplicates, _check_years,
+                           _data_warnings, _examples, _shown, _unit_table, _validate, last_year)
+from .panel_checks import MESSAGES as CHECK_MESSAGES
 
 OUTCOMES = {"infant": "deaths", "neonatal": "deaths_neonatal", "postneonatal": "deaths_postneonatal"}
 OUTCOME_ALIASES = {
@@ -27,70 +32,13 @@ OUTCOME_ALIASES = {
     "tardia": "postneonatal", "tardía": "postneonatal", "infantil_tardia": "postneonatal",
     "deaths_postneonatal": "postneonatal",
 }
-COUNT_COLUMNS = ("births", "deaths", "deaths_neonatal", "deaths_postneonatal")
-REQUIRED_COLUMNS = ("unit", "year", "births", "deaths")
-ATTRIBUTE_COLUMNS = ("name", "province", "province_name", "region", "region_name", "country", "lat", "lon")
 LEVELS = ("province", "region", "country")
-# Plausible years of vital statistics: from 1900 to next year (a later or earlier year is a typo such as
-# 20015 or 1015, refused with its rows rather than analysed).
-FIRST_YEAR = 1900
-
-
-def last_year() -> int:
-    """Next calendar year: the latest year a panel, --years or a study period may name."""
-    import datetime
-
-    return datetime.date.today().year + 1
 
 MSG = Catalog({
-    "missing_cols": ("faltan las columnas obligatorias {missing} (columnas presentes: {present})",
-                     "required columns {missing} are missing (columns present: {present})"),
-    "missing_cols_hint": ("renombre las columnas o indique la correspondencia (--unit-col, --year-col, "
-                          "--births-col, --deaths-col)",
-                          "rename the columns or give the mapping (--unit-col, --year-col, --births-col, "
-                          "--deaths-col)"),
-    "empty": ("la tabla no tiene filas", "the table has no rows"),
-    "empty_unit": ("código de unidad vacío", "empty unit code"),
-    "empty_unit_hint": ("complete el código o elimine la fila", "fill in the code or delete the row"),
-    "bad_year": ("año no entero: {values}", "year is not a whole number: {values}"),
-    "bad_year_hint": ("escriba años como 2010", "write years like 2010"),
-    "implausible_years": ("años fuera de {first}-{last}: {values}", "years outside {first}-{last}: {values}"),
-    "implausible_years_hint": ("corrija el año (¿un dígito de más o de menos?) o elimine la fila",
-                               "correct the year (a digit too many or too few?) or delete the row"),
+    **CHECK_MESSAGES,  # the validation's own (brecha.panel_checks), so MSG knows every key
     "implausible_asked": ("años fuera de {first}-{last}: {values}", "years outside {first}-{last}: {values}"),
     "implausible_asked_hint": ("pida años entre {first} y {last}, p. ej. 2005-2014",
                                "ask for years between {first} and {last}, e.g. 2005-2014"),
-    "not_number": ("valores no numéricos en un conteo: {values}", "non-numeric values in a count: {values}"),
-    "not_number_hint": ("los conteos deben ser números enteros; deje la celda vacía si no hay dato",
-                        "counts must be whole numbers; leave the cell empty where there is no data"),
-    "negative": ("conteos negativos: {values}", "negative counts: {values}"),
-    "negative_hint": ("corrija los valores; un conteo no puede ser negativo",
-                      "correct the values; a count cannot be negative"),
-    "fraction": ("conteos no enteros: {values}", "counts that are not whole numbers: {values}"),
-    "fraction_hint": ("los conteos de nacimientos y defunciones son enteros; ¿es una tasa en vez de un conteo?",
-                      "births and deaths are whole numbers; is this a rate instead of a count?"),
-    "duplicate": ("pares (unidad, año) repetidos: {values}", "repeated (unit, year) pairs: {values}"),
-    "duplicate_hint": ("deje una fila por unidad y año (sume o elimine las repetidas)",
-                       "keep one row per unit and year (sum or remove the repeated ones)"),
-    "unknown_units": ("{n} códigos desconocidos en el registro de {country}: {codes}",
-                      "{n} codes unknown to the {country} registry: {codes}"),
-    "unknown_units_hint": ("revise los códigos; para códigos comunales antiguos use la armonización "
-                           "(brecha.registry) o indique otro país con --country",
-                           "check the codes; for old commune codes use harmonisation (brecha.registry) "
-                           "or give another country with --country"),
-    "bad_covariate": ("covariable no numérica: {values}", "non-numeric covariate: {values}"),
-    "bad_covariate_hint": ("use números (punto decimal) o deje la celda vacía",
-                           "use numbers (decimal point) or leave the cell empty"),
-    "deaths_above_births": ("{n} unidad-años con más defunciones que nacimientos (p. ej. {examples}); "
-                            "puede ocurrir en comunas pequeñas cuando la muerte se registra el año siguiente "
-                            "al nacimiento",
-                            "{n} unit-years with more deaths than births (e.g. {examples}); this can happen "
-                            "in small communes when a death is registered the year after the birth"),
-    "zero_births": ("{n} unidad-años con 0 nacimientos: la tasa no está definida y se marcará (p. ej. {examples})",
-                    "{n} unit-years with 0 births: the rate is undefined and will be flagged (e.g. {examples})"),
-    "parts_above_total": ("{n} unidad-años donde neonatal + posneonatal supera las defunciones infantiles "
-                          "(p. ej. {examples})",
-                          "{n} unit-years where neonatal + post-neonatal exceed infant deaths (e.g. {examples})"),
     "unknown_outcome": ("resultado desconocido '{name}'; use infant, neonatal o postneonatal",
                         "unknown outcome '{name}'; use infant, neonatal or postneonatal"),
     "outcome_missing": ("el panel no tiene la columna {column} que necesita el resultado '{name}'",
@@ -101,10 +49,6 @@ MSG = Catalog({
                  "none of the requested years ({asked}) is in the panel ({have})"),
     "unknown_subset_units": ("unidades pedidas que no están en el panel: {codes}",
                              "requested units that are not in the panel: {codes}"),
-    "unknown_region": ("región '{value}' desconocida; regiones del panel: {have}",
-                       "unknown region '{value}'; regions of the panel: {have}"),
-    "unknown_province": ("provincia '{value}' desconocida; provincias del panel: {have}",
-                         "unknown province '{value}'; provinces of the panel: {have}"),
     "no_level": ("no se puede agregar a '{level}': faltan los atributos de unidad",
                  "cannot aggregate to '{level}': the unit attributes are missing"),
     "aggregated": ("agregado a {level}: conteos y población sumados; las demás covariables como promedios "
@@ -118,14 +62,10 @@ MSG = Catalog({
     "level_province": ("provincia", "province"),
     "level_region": ("región", "region"),
     "level_country": ("país", "country"),
-    "country_CL": ("Chile", "Chile"),
-    "country_BR": ("Brasil", "Brazil"),
     "bad_level": ("nivel '{level}' desconocido; use province, region o country",
                   "unknown level '{level}'; use province, region or country"),
     "bad_incomplete": ("incomplete debe ser 'missing' o 'available', no {value!r}",
                        "incomplete must be 'missing' or 'available', not {value!r}"),
-    "cell": ("{value!r} (fila {row})", "{value!r} (row {row})"),
-    "cells_more": (" (y {n} más)", " (+{n} more)"),
     "unknown_example": ("ejemplo '{name}' desconocido", "unknown example '{name}'"),
     "unknown_example_hint": ("use example:chile o example:brazil (en la línea de comandos: --example chile|brazil)",
                              "use example:chile or example:brazil (on the command line: --example chile|brazil)"),
@@ -146,27 +86,6 @@ def resolve_outcome(name: str) -> str:
     if key not in OUTCOME_ALIASES:
         raise InputError(MSG("unknown_outcome", name=name))
     return OUTCOME_ALIASES[key]
-
-
-def _examples(frame: pd.DataFrame, n: int = 5) -> str:
-    return ", ".join(f"{u} {y}" for u, y in zip(frame["unit"].head(n), frame["year"].head(n)))
-
-
-def _shown(value):
-    """A cell as the user typed it: -1.0 read from a column with blanks is shown as -1."""
-    if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer():
-        return int(value)
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
-def _cells(values, rows, n: int = 8) -> str:
-    """'value (row r)' for the first ``n`` bad cells, in the session's language."""
-    values = list(values)
-    pairs = [MSG("cell", value=_shown(v), row=r) for v, r in zip(values[:n], list(rows)[:n])]
-    extra = MSG("cells_more", n=len(values) - n) if len(values) > n else ""
-    return ", ".join(pairs) + extra
 
 
 @dataclass
@@ -275,26 +194,11 @@ class Panel:
                 raise InputError(MSG("unknown_subset_units", codes=", ".join(missing)), file=self.source)
             d = d[d["unit"].isin(codes)]
         for level, wanted in (("region", region), ("province", province)):
-            if wanted is None:
-                continue
-            wanted = [wanted] if isinstance(wanted, (str, int)) else list(wanted)
-            have = self.units[level].astype(str)
-            wanted = [str(w).strip() for w in wanted]
-            # accept "13" for region "13", "5" for region "05", and the name ("SP", "Región de Ñuble")
-            norm = {h.lstrip("0"): h for h in have.unique()}
-            names = {}
-            if f"{level}_name" in self.units:
-                for code, name in zip(have, self.units[f"{level}_name"].astype(str)):
-                    names.setdefault(name.strip().lower(), code)
-            resolved = [w if w in set(have) else norm.get(w.lstrip("0"), names.get(w.lower(), w)) for w in wanted]
-            bad = [w for w in resolved if w not in set(have)]
-            if bad:
-                listing = sorted(have.unique())
-                if f"{level}_name" in self.units:
-                    pairs = self.units[[level, f"{level}_name"]].drop_duplicates(level).astype(str)
-                    listing = [f"{c} {n}" for c, n in sorted(zip(pairs[level], pairs[f"{level}_name"]))]
-                raise InputError(MSG(f"unknown_{level}", value=", ".join(bad), have=", ".join(listing)))
-            d = d[d["unit"].isin(self.units.loc[have.isin(resolved), "unit"])]
+            if wanted is not None:  # "13", "5" for "05", or the name, tolerantly (brecha.registry.areas)
+                from .registry.areas import resolve_areas
+
+                resolved = resolve_areas(self.units, level, wanted, self.country)
+                d = d[d["unit"].isin(self.units.loc[self.units[level].astype(str).isin(resolved), "unit"])]
         if years is not None:
             yrs = [years] if isinstance(years, int) else list(years)
             if not set(yrs) & set(d["year"]):
@@ -477,158 +381,6 @@ def _span(years) -> str:
     if len(years) == 1:
         return str(years[0])
     return f"{years[0]}-{years[-1]}"
-
-
-def _validate(panel: Panel) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Check and normalise the data table; build the unit attributes. Raises InputError."""
-    raw = panel.data
-    src = panel.source
-    if not isinstance(raw, pd.DataFrame):
-        raw = pd.DataFrame(raw)
-    d = raw.copy()
-    d.attrs = {}  # file bookkeeping (row numbers) is in panel.row_numbers; attrs must not ride along
-    d.columns = [str(c).strip() for c in d.columns]
-    missing = [c for c in REQUIRED_COLUMNS if c not in d.columns]
-    if missing:
-        raise InputError(MSG("missing_cols", missing=", ".join(missing), present=", ".join(map(str, d.columns))),
-                         file=src, hint=MSG("missing_cols_hint"))
-    if len(d) == 0:
-        raise InputError(MSG("empty"), file=src)
-    rows = (np.asarray(panel.row_numbers) if panel.row_numbers is not None
-            else np.arange(len(d)) + 2)  # spreadsheet row numbers: header is row 1
-
-    # unit codes: strings, no ".0" from spreadsheets, leading zeros restored by the registry
-    unit = d["unit"]
-    blank = unit.isna() | (unit.astype(str).str.strip() == "")
-    if blank.any():
-        raise InputError(MSG("empty_unit"), file=src, rows=rows[blank.to_numpy()], column="unit",
-                         hint=MSG("empty_unit_hint"))
-    unit = unit.astype(str).str.strip().str.replace(r"\.0$", "", regex=True)
-    if panel.registry is not None:
-        unit = panel.registry.normalise_codes(unit)
-    d["unit"] = unit.astype(str)
-
-    d["year"] = _check_years(d["year"], rows, src)
-
-    for col in [c for c in COUNT_COLUMNS if c in d.columns]:
-        d[col] = _check_counts(d[col], col, rows, src)
-
-    attrs = [c for c in ATTRIBUTE_COLUMNS if c in d.columns]
-    attr_table = d[["unit"] + attrs].drop_duplicates("unit") if attrs else None
-    d = d.drop(columns=attrs)
-    for col in [c for c in d.columns if c not in ("unit", "year") and c not in COUNT_COLUMNS]:
-        d[col] = _check_covariate(d[col], col, rows, src)
-
-    _check_duplicates(d, rows, src)
-
-    if panel.registry is not None:
-        known = np.asarray(panel.registry.is_known(d["unit"]))
-        if not known.all():
-            bad_codes = sorted(d.loc[~known, "unit"].unique())
-            country = MSG(f"country_{panel.country}") if f"country_{panel.country}" in MSG else panel.country
-            raise InputError(MSG("unknown_units", n=len(bad_codes), country=country,
-                                 codes=", ".join(bad_codes)),
-                             file=src, rows=rows[~known], column="unit", hint=MSG("unknown_units_hint"))
-
-    order = np.lexsort((d["year"].to_numpy(), d["unit"].to_numpy()))
-    d = d.iloc[order].reset_index(drop=True)
-    _data_warnings(panel, d)
-    return d, _unit_table(panel, d, attr_table)
-
-
-def _check_years(series: pd.Series, rows, src) -> pd.Series:
-    """Years as int; a year that is missing or not a whole number is an error naming its rows."""
-    rows = np.asarray(rows)
-    year = pd.to_numeric(series, errors="coerce")
-    bad = year.isna() | (year != np.round(year))
-    if bad.any():
-        raise InputError(MSG("bad_year", values=_cells(series[bad].tolist(), rows[bad.to_numpy()])),
-                         file=src, rows=rows[bad.to_numpy()], column="year", hint=MSG("bad_year_hint"))
-    odd = ((year < FIRST_YEAR) | (year > last_year())).to_numpy()
-    if odd.any():
-        raise InputError(MSG("implausible_years", first=FIRST_YEAR, last=last_year(),
-                             values=_cells(series[odd].tolist(), rows[odd])),
-                         file=src, rows=rows[odd], column="year", hint=MSG("implausible_years_hint"))
-    return year.astype(int)
-
-
-def _check_duplicates(d: pd.DataFrame, rows, src) -> None:
-    """Every (unit, year) at most once; the repeated ones are listed with their rows."""
-    rows = np.asarray(rows)
-    dup = d.duplicated(["unit", "year"], keep=False)
-    if dup.any():
-        pairs = d.loc[dup, ["unit", "year"]]
-        shown = _cells([f"{u} {y}" for u, y in zip(pairs["unit"], pairs["year"])], rows[dup.to_numpy()])
-        raise InputError(MSG("duplicate", values=shown), file=src, rows=rows[dup.to_numpy()],
-                         column="unit, year", hint=MSG("duplicate_hint"))
-
-
-def _check_counts(series: pd.Series, col: str, rows, src) -> pd.Series:
-    values = pd.to_numeric(series, errors="coerce")
-    text = series.astype("string").str.strip()
-    nonnum = values.isna() & series.notna() & (text != "") & text.notna()
-    if nonnum.any():
-        raise InputError(MSG("not_number", values=_cells(series[nonnum].tolist(), rows[nonnum.to_numpy()])),
-                         file=src, rows=rows[nonnum.to_numpy()], column=col, hint=MSG("not_number_hint"))
-    neg = values < 0
-    if neg.any():
-        raise InputError(MSG("negative", values=_cells(values[neg].tolist(), rows[neg.to_numpy()])),
-                         file=src, rows=rows[neg.to_numpy()], column=col, hint=MSG("negative_hint"))
-    frac = values.notna() & (values != np.round(values))
-    if frac.any():
-        raise InputError(MSG("fraction", values=_cells(values[frac].tolist(), rows[frac.to_numpy()])),
-                         file=src, rows=rows[frac.to_numpy()], column=col, hint=MSG("fraction_hint"))
-    return values.round().astype("Int64")
-
-
-def _check_covariate(series: pd.Series, col: str, rows, src) -> pd.Series:
-    if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
-        return series.astype(float)
-    if pd.api.types.is_bool_dtype(series):
-        return series.astype(float)
-    values = pd.to_numeric(series, errors="coerce")
-    text = series.astype("string").str.strip()
-    bad = values.isna() & series.notna() & (text != "") & text.notna()
-    if bad.any():
-        raise InputError(MSG("bad_covariate", values=_cells(series[bad].tolist(), rows[bad.to_numpy()])),
-                         file=src, rows=rows[bad.to_numpy()], column=col, hint=MSG("bad_covariate_hint"))
-    return values.astype(float)
-
-
-def _data_warnings(panel: Panel, d: pd.DataFrame) -> None:
-    births = d["births"]
-    deaths = d["deaths"]
-    above = (deaths > births).fillna(False).astype(bool)
-    if above.any():
-        msg = MSG("deaths_above_births", n=int(above.sum()), examples=_examples(d[above]))
-        panel.warnings.append(msg)
-        warn(msg)
-    zero = (births == 0).fillna(False).astype(bool)
-    if zero.any():
-        msg = MSG("zero_births", n=int(zero.sum()), examples=_examples(d[zero]))
-        panel.warnings.append(msg)
-        warn(msg)
-    if "deaths_neonatal" in d and "deaths_postneonatal" in d:
-        parts = (d["deaths_neonatal"] + d["deaths_postneonatal"] > deaths).fillna(False).astype(bool)
-        if parts.any():
-            msg = MSG("parts_above_total", n=int(parts.sum()), examples=_examples(d[parts]))
-            panel.warnings.append(msg)
-            warn(msg)
-
-
-def _unit_table(panel: Panel, d: pd.DataFrame, attr_table: pd.DataFrame | None) -> pd.DataFrame:
-    codes = pd.DataFrame({"unit": sorted(d["unit"].unique())})
-    if panel.units is not None:
-        given = panel.units.copy()
-        given["unit"] = given["unit"].astype(str)
-        return codes.merge(given, on="unit", how="left")
-    if panel.registry is not None:
-        reg = panel.registry.units.copy()
-        return codes.merge(reg, on="unit", how="left")
-    if attr_table is not None:
-        return codes.merge(attr_table, on="unit", how="left")
-    codes["name"] = codes["unit"]
-    return codes
 
 
 def detect_country(codes: pd.Series) -> str | None:

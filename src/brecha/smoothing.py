@@ -14,12 +14,14 @@ Empirical Bayes (:func:`smooth`)
     When A ≤ 0 (the rates vary no more than Poisson noise would make them; e.g. Chile's communes in 2011),
     Marshall (1991) and ``spdep::EBest`` set A = 0, which replaces every unit by m with a zero-width
     interval: a certainty the data do not give (A = 0 is an estimate, and its sampling error is ignored).
-    brecha does not report that. For the rows of such a prior group it reports, instead, the unit's own
-    rate D_i/LB_i with its exact Poisson interval (Garwood 1936, the interval of :func:`brecha.rates`),
-    i.e. no strength borrowed (shrinkage 0), flags them ``no_extra_variation``, names the rule in
-    ``method`` and warns. This is the limit of the posterior as the prior variance grows, the conservative
-    end of the range of intervals an uncertain A allows (Morris 1983, JASA 78:47-55; Laird & Louis 1987,
-    JASA 82:739-750, on EB intervals that ignore the estimation of the prior being too narrow).
+    brecha keeps Marshall's estimate (m: the spread is all chance, shrinkage 1) but not the zero-width
+    interval: for the rows of such a prior group the interval runs from min(m, L_i) to max(m, U_i), with
+    (L_i, U_i) the unit's own exact Poisson interval (Garwood 1936, the interval of :func:`brecha.rates`).
+    As A runs from 0 to infinity the posterior interval moves from the point m to the own-data interval,
+    so this hull covers the posterior intervals of every A >= 0: it does not depend on the estimated A,
+    whose sampling error Marshall's interval ignores (Morris 1983, JASA 78:47-55; Laird & Louis 1987,
+    JASA 82:739-750, on EB intervals that ignore the estimation of the prior being too narrow). The rows
+    are flagged ``no_extra_variation``, ``method`` names the rule, and a warning says so.
     Pool years (``pool=True``) or use a regional prior to get a positive A. A zero-birth unit in such a
     group keeps m as estimate and gets no interval (NaN; flag ``zero_births``).
 
@@ -47,23 +49,32 @@ from .rates import attach_names, carry_notes, events_table
 
 MSG = Catalog({
     "bad_prior": ("prior '{name}' desconocido; use global o region", "unknown prior '{name}'; use global or region"),
-    "no_region": ("el prior regional necesita la región de cada unidad (atributos del panel)",
-                  "the regional prior needs each unit's region (panel unit attributes)"),
+    "no_region": ("el prior regional necesita la región de cada unidad, y estas unidades no la tienen",
+                  "the regional prior needs each unit's region, and these units have none"),
+    "no_region_hint": ("agregue al panel una columna 'region' (la región de cada unidad), use los códigos de un "
+                       "registro nacional (comunas de Chile, municipios de Brasil), o use el prior global (el "
+                       "predeterminado)",
+                       "add a 'region' column to the panel (each unit's region), use the codes of a national "
+                       "registry (Chilean communes, Brazilian municipalities), or use the global prior (the "
+                       "default)"),
     "bad_target": ("la tasa objetivo debe ser positiva (por 1.000), no {value}",
                    "the target rate must be positive (per 1,000), not {value}"),
+    "bad_target_hint": ("indique la tasa por 1.000 nacidos vivos, p. ej. 7.5, u omítala para usar la tasa del "
+                        "conjunto", "give the rate per 1,000 live births, e.g. 7.5, or leave it out to use the "
+                        "overall rate"),
     "no_extra_variation": (
         "Bayes empírico, {groups}: las tasas de las unidades no varían más de lo que produce el azar de "
         "Poisson (A de Marshall {values}, en (por 1.000)², ≤ 0), así que no se puede estimar cuánto difieren "
         "de verdad. El método de Marshall llevaría todas las unidades a la media, con intervalos de ancho "
-        "cero, aparentando una certeza que no existe. Para esas filas se informa la tasa propia de cada "
-        "unidad con su intervalo de Poisson exacto, sin suavizar (flag no_extra_variation). Para suavizar, "
-        "agrupe años (--pool) o use --prior region",
+        "cero, aparentando una certeza que no existe. Para esas filas la estimación es la media y el "
+        "intervalo va de la media al intervalo de Poisson exacto de la unidad, el que cubre cualquier varianza "
+        "previa (flag no_extra_variation). Para estimar la variación, agrupe años (--pool) o use --prior region",
         "Empirical Bayes, {groups}: the units' rates vary no more than Poisson chance would make them "
         "(Marshall's A {values}, in (per 1,000)², ≤ 0), so how much they truly differ cannot be estimated. "
         "Marshall's method would set every unit to the mean with zero-width intervals, pretending a "
-        "certainty that does not exist. For these rows each unit's own rate and its exact Poisson interval "
-        "are reported, not smoothed (flag no_extra_variation). To smooth, pool years (--pool) or use "
-        "--prior region"),
+        "certainty that does not exist. For these rows the estimate is the mean and the interval spans the "
+        "mean and the unit's exact Poisson interval, covering any prior variance (flag no_extra_variation). "
+        "To estimate the variation, pool years (--pool) or use --prior region"),
     "bad_overdispersion": ("sobredispersión '{name}' desconocida; use additive o multiplicative",
                            "unknown overdispersion '{name}'; use additive or multiplicative"),
 })
@@ -111,8 +122,8 @@ def smooth(panel, outcome: str = "infant", years=None, pool: bool = False, prior
     prior_mean, prior_sd, prior_group, conf_level, method, flag`` (+ ``name``). ``estimate`` is the
     smoothed rate per 1,000, ``lower``/``upper`` its posterior interval, ``shrinkage`` = 1 − C_i the share
     by which the raw rate is pulled toward the prior mean (0 = kept, 1 = replaced by the prior mean).
-    Flags: ``zero_births`` (no information: the prior mean), ``missing``, ``no_extra_variation`` (A = 0:
-    every unit gets the prior mean).
+    Flags: ``zero_births`` (no information: the prior mean), ``missing``, ``no_extra_variation`` (A <= 0:
+    every unit gets the prior mean, with the interval of the module docstring).
 
     >>> import pandas as pd
     >>> ev = pd.DataFrame({"unit": list("ABCD"), "year": 2010, "events": [0, 10, 30, 5],
@@ -135,7 +146,7 @@ def smooth(panel, outcome: str = "infant", years=None, pool: bool = False, prior
         if units is not None and "region" in units.columns:
             region = ev["unit"].map(units.drop_duplicates("unit").set_index("unit")["region"])
         if region is None or region.isna().all():
-            raise InputError(MSG("no_region"))
+            raise InputError(MSG("no_region"), hint=MSG("no_region_hint"), argument="prior")
         region = region.astype(str).fillna("")
         labels = ev["period"].astype(str) + "|" + region
         gidx, _ = pd.factorize(labels)
@@ -161,14 +172,16 @@ def smooth(panel, outcome: str = "infant", years=None, pool: bool = False, prior
     degenerate = ai == 0
     own = degenerate & ok
     own_lower, own_upper = poisson_exact_limits(np.where(own, d, 0.0), alpha_q, alpha_q)
-    est = np.where(own, raw, est)
-    weight = np.where(own, 1.0, weight)
-    lower = np.where(own, _div(own_lower, n), np.where(degenerate, np.nan, lower))
-    upper = np.where(own, _div(own_upper, n), np.where(degenerate, np.nan, upper))
+    # the estimate stays Marshall's (the prior mean, shrinkage 1: the spread is all chance); the interval is
+    # the hull of the prior mean and the unit's own exact Poisson interval, which covers the posterior
+    # intervals of every prior variance A >= 0 (A -> 0: the point m; A -> infinity: the own-data interval)
+    lower = np.where(own, np.minimum(mi, _div(own_lower, n)), np.where(degenerate, np.nan, lower))
+    upper = np.where(own, np.maximum(mi, _div(own_upper, n)), np.where(degenerate, np.nan, upper))
     missing = ~(np.isfinite(d) & np.isfinite(n))
     flags = join_flags(len(ev), [(missing, "missing"), (~missing & (n == 0), "zero_births"),
                                  (degenerate, "no_extra_variation")])
-    method = np.where(own, f"own rate, exact Poisson interval (Marshall 1991 A <= 0, {key} prior)",
+    method = np.where(own, f"prior mean; interval: hull of the prior mean and the exact Poisson interval "
+                           f"(Marshall 1991 A <= 0, {key} prior)",
                       f"eb-poisson-gamma-mm (Marshall 1991, {key} prior)")
     if degenerate.any():
         _warn_no_extra_variation(gidx[degenerate], a_raw, ev["period"].astype(str).to_numpy()[degenerate],
@@ -306,7 +319,7 @@ def funnel(panel, outcome: str = "infant", years=None, pool: bool = True, overdi
     """
     model = _resolve_overdispersion(overdispersion)
     if target is not None and not (np.isfinite(float(target)) and float(target) > 0):
-        raise InputError(MSG("bad_target", value=target))
+        raise InputError(MSG("bad_target", value=target), hint=MSG("bad_target_hint"), argument="target")
     ev, units, name = events_table(panel, outcome, years, pool)
     d = as_float(ev["events"])
     n = as_float(ev["births"])

@@ -43,7 +43,7 @@ from typing import Any
 from .errors import InputError
 from .i18n import Catalog
 from .inequality.bootstrap import minimum_replicates
-from .study_check import Checker, check_covariates, check_units, known_covariates, suggestion
+from .study_check import Checker, check_covariates, check_units, known_covariates, panel_units, suggestion
 
 MSG = Catalog({
     "unknown_field_hint": ("los campos válidos aquí son: {valid}", "the valid fields here are: {valid}"),
@@ -51,6 +51,14 @@ MSG = Catalog({
     "toml_hint": ("revise comillas, corchetes y signos '=' en la línea indicada",
                   "check quotes, brackets and '=' signs on the line shown"),
     "not_found": ("no existe el archivo de estudio", "study file not found"),
+    "unreadable": ("no se puede leer el archivo de estudio: {reason}", "the study file cannot be read: {reason}"),
+    "unreadable_hint": ("revise los permisos del archivo", "check the file's permissions"),
+    "not_utf8": ("el archivo de estudio no es texto UTF-8 (byte {byte} en la línea {line})",
+                 "the study file is not UTF-8 text (byte {byte} on line {line})"),
+    "not_utf8_hint": ("un estudio es un archivo de texto TOML: guárdelo con codificación UTF-8 desde un editor de "
+                      "texto, o copie un estudio de ejemplo (docs/studies.md)",
+                      "a study is a TOML text file: save it with UTF-8 encoding from a text editor, or copy an "
+                      "example study (docs/studies.md)"),
     "empty": ("el archivo de estudio está vacío (no define nada)", "the study file is empty (it defines nothing)"),
     "empty_hint": ("escriba al menos [data] example = \"chile\" y un período, o copie un estudio de ejemplo "
                    "(docs/studies.md); sin archivo, brecha report ejecuta el ejemplo chileno",
@@ -224,8 +232,15 @@ def read_study(path) -> Study:
     if not path.is_file():
         raise InputError(MSG("not_found"), file=str(path), hint=MSG("not_found_hint"))
     try:
-        with path.open("rb") as fh:
-            raw = tomllib.load(fh)
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(MSG("unreadable", reason=exc.strerror or exc), file=str(path),
+                         hint=MSG("unreadable_hint")) from None
+    try:
+        raw = tomllib.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:  # a binary file, or text saved in Latin-1 / Windows-1252
+        raise InputError(MSG("not_utf8", byte=f"0x{data[exc.start]:02X}", line=data[:exc.start].count(b"\n") + 1),
+                         file=str(path), hint=MSG("not_utf8_hint")) from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(MSG("toml_syntax", error=exc), file=str(path), hint=MSG("toml_hint")) from None
     return parse_study(raw, path=path)
@@ -326,9 +341,16 @@ def _check_names(check: _Checker, data, country, units, reference, covariates, a
     named += [("analyses.models.covariates", name) for name in analyses.get("models", {}).get("covariates", [])]
     check_covariates(check, named, known_covariates(data, country))
     reference_codes = reference.split(",") if reference[:1].isdigit() else []
+    present = panel_units(data["panel"]) if "panel" in data else None
+    if country is None and present:  # the registry the panel's codes point to (as read_panel picks it)
+        from .panel import detect_country
+
+        import pandas as pd
+
+        country = detect_country(pd.Series(present, dtype=str))
     check_units(check, country, [("units.codes", units.get("codes", [])), ("reference.codes", reference_codes),
                                  ("analyses.disparity.focus", analyses.get("disparity", {}).get("focus", []))],
-                units.get("region"))
+                units.get("region"), present=present, source=data.get("panel"))
 
 
 def _parse_data(check: _Checker, table, base: Path) -> dict:

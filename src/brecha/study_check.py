@@ -34,6 +34,9 @@ MSG = Catalog({
                       "codes not in the registry of {country}: {codes}"),
     "codes_hint": ("use códigos como los del registro, p. ej. {examples}",
                    "use codes as the registry writes them, e.g. {examples}"),
+    "absent_codes": ("códigos que no están en los datos ({file}): {codes}",
+                     "codes not in the data ({file}): {codes}"),
+    "absent_codes_hint": ("use códigos de los datos, p. ej. {examples}", "use codes of the data, e.g. {examples}"),
     "unknown_region": ("no hay región {region!r} en {country}", "there is no region {region!r} in {country}"),
     "region_hint": ("regiones: {regions}", "regions: {regions}"),
 })
@@ -192,6 +195,24 @@ def panel_columns(path) -> list[str] | None:
     return None
 
 
+def panel_units(path) -> list[str] | None:
+    """The unit codes of a panel file (its ``unit`` column, as text), or None when the file cannot be read
+    here: the panel reader then says what is wrong with it when the study runs."""
+    import warnings
+
+    from .io import read_table
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            table = read_table(path, dtype={"unit": str})
+    except Exception:  # noqa: BLE001 - reported by the panel reader, with the file's rows
+        return None
+    if "unit" not in table.columns:
+        return None
+    return list(dict.fromkeys(str(u).strip() for u in table["unit"].dropna()))
+
+
 def known_covariates(data: dict, country: str | None) -> list[str] | None:
     """Covariate names these data can give: the panel file's other columns (or the embedded example's), plus
     those brecha builds for the country (both countries when the study does not say). None: unknown."""
@@ -228,24 +249,40 @@ def check_covariates(check: Checker, named: list[tuple[str, str]], known: list[s
 
 
 def check_units(check: Checker, country: str | None, codes: list[tuple[str, list[str]]],
-                region: str | None) -> None:
-    """Unit codes and the region must be in the country's registry (skipped when the country is unknown)."""
-    if country not in ("CL", "BR"):
-        return
+                region: str | None, present: list[str] | None = None, source=None) -> None:
+    """Unit codes must be in the country's registry and, when the data's codes are known (``present``, read
+    from the panel file ``source``), in the data too; the region must be in the registry. The registry checks
+    are skipped when the country is unknown; codes are compared after the registry's normalisation ('9101'
+    is '09101'), or with leading zeros ignored when there is no registry."""
     import pandas as pd
 
     from .registry import get_registry
 
-    registry = get_registry(country)
+    registry = get_registry(country) if country in ("CL", "BR") else None
+
+    def normal(values) -> list[str]:
+        if registry is not None:
+            return list(registry.normalise_codes(pd.Series(values, dtype=str)))
+        return [str(v).strip().lstrip("0") for v in values]
+
+    have = set(normal(present)) if present else None
     for field_name, values in codes:
         if not values:
             continue
-        normal = registry.normalise_codes(pd.Series(values, dtype=str))
-        known = registry.is_known(normal)
-        missing = [v for v, ok in zip(values, known) if not ok]
-        if missing:
-            check.note(field_name, MSG("unknown_codes", country=country, codes=", ".join(missing)),
-                       MSG("codes_hint", examples=", ".join(registry.units["unit"].astype(str).head(3))))
+        if registry is not None:
+            known = registry.is_known(pd.Series(normal(values), dtype=str))
+            missing = [v for v, ok in zip(values, known) if not ok]
+            if missing:
+                check.note(field_name, MSG("unknown_codes", country=country, codes=", ".join(missing)),
+                           MSG("codes_hint", examples=", ".join(registry.units["unit"].astype(str).head(3))))
+                values = [v for v, ok in zip(values, known) if ok]
+        if have is not None:
+            absent = [v for v, n in zip(values, normal(values)) if n not in have]
+            if absent:
+                check.note(field_name, MSG("absent_codes", file=Path(str(source)).name, codes=", ".join(absent)),
+                           MSG("absent_codes_hint", examples=", ".join(present[:3])))
+    if registry is None:
+        return
     if region:
         units = registry.units
         regions = dict(zip(units["region"].astype(str), units["region_name"].astype(str)))

@@ -104,11 +104,11 @@ MSG = Catalog({
                       "...] is expected"),
     "json_shape": ("el JSON no es una lista de registros (objetos con las mismas claves)",
                    "the JSON is not a list of records (objects with the same keys)"),
-    "json_nested": ("valores anidados (listas u objetos) en la clave '{key}'",
-                    "nested values (lists or objects) under key '{key}'"),
+    "json_nested": ("valores anidados (listas u objetos) en la clave '{name}'",
+                    "nested values (lists or objects) under key '{name}'"),
     "json_nested_hint": ("cada valor debe ser un número, un texto o null",
                          "each value must be a number, a text or null"),
-    "json_duplicate": ("la clave '{key}' se repite en un mismo registro", "key '{key}' is repeated in one record"),
+    "json_duplicate": ("la clave '{name}' se repite en un mismo registro", "key '{name}' is repeated in one record"),
     "json_encoding": ("el JSON no está en UTF-8 (byte {byte} en la línea {line})",
                       "the JSON is not UTF-8 (byte {byte} at line {line})"),
     "json_encoding_hint": ("vuelva a guardar el archivo en UTF-8", "save the file again as UTF-8"),
@@ -410,7 +410,8 @@ def _json(raw: bytes, file: str):
         raise InputError(MSG("bad_json", line=exc.lineno, col=exc.colno, reason=exc.msg), file=file,
                          hint=MSG("bad_json_hint")) from None
     except _JsonDuplicate as exc:
-        raise InputError(MSG("json_duplicate", key=exc.args[0]), file=file, hint=MSG("duplicate_columns_hint")) from None
+        raise InputError(MSG("json_duplicate", name=exc.args[0]), file=file,
+                         hint=MSG("duplicate_columns_hint")) from None
     except RecursionError:
         raise InputError(MSG("json_shape"), file=file, hint=MSG("bad_json_hint")) from None
     if isinstance(data, dict) and data and all(isinstance(v, (dict, list)) for v in data.values()):
@@ -429,7 +430,7 @@ def _json(raw: bytes, file: str):
         values = {str(k): v for k, v in record.items()}
         for key, value in values.items():
             if isinstance(value, (dict, list)):
-                raise InputError(MSG("json_nested", key=key), file=file, rows=[row], column=key,
+                raise InputError(MSG("json_nested", name=key), file=file, rows=[row], column=key,
                                  hint=MSG("json_nested_hint"))
         cells.append([_cell(values.get(n)) for n in names])
     return _framed(names, cells, rows, file), rows, None

@@ -239,7 +239,8 @@ def test_funnel_accepts_pool_like_the_other_commands(tmp_path, capsys):
     (["trends", "--example", "chile", "--level", "country", "--method", "joinpoint", "--max-joinpoints", "-1"],
      "--max-joinpoints must be a whole number >= 0, not -1"),
     (["trends", "--example", "chile", "--conf-level", "95"],
-     "the confidence level must be between 0 and 1, not 95.0. What to do: write 0.95 for 95 %"),
+     "option --conf-level: the confidence level must be between 0 and 1, not 95.0. What to do: 95 looks like a "
+     "percentage: write 0.95"),
 ])
 def test_bad_numbers_are_input_errors_with_exit_code_2(argv, message, capsys):
     """Before: a traceback (exit 1) for negative permutations or joinpoints, a silent -5 replicates."""

@@ -85,6 +85,24 @@ def test_unknown_output_extension_is_refused_before_the_work(tmp_path, capsys, l
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.parametrize("lang, words", [
+    ("en", "brecha does not write the old Excel 97-2003 format (.xls). What to do: use .xlsx (e.g. -o rates.xlsx)"),
+    ("es", "brecha no escribe el formato antiguo de Excel 97-2003 (.xls). Qué hacer: use .xlsx (p. ej. -o rates.xlsx)")])
+def test_xls_output_is_refused_not_written_as_xlsx_bytes(tmp_path, capsys, lang, words):
+    """Before: .xls became .xlsx bytes under an .xls name, which Excel opens only after a warning."""
+    from brecha.errors import InputError
+    from brecha.io import write_table
+
+    out = tmp_path / "rates.xls"
+    assert main(["--lang", lang, "rates", "--example", "chile", "--years", "2010", "-o", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and words in captured.err and str(out) in captured.err
+    assert os.listdir(tmp_path) == []
+    with pytest.raises(InputError, match=r"\.xls"):
+        write_table(pd.DataFrame({"a": [1]}), out)
+    assert os.listdir(tmp_path) == []
+
+
 @pytest.mark.parametrize("lang, words, example", [("en", "-o names an existing folder", "results.csv"),
                                                    ("es", "-o nombra una carpeta existente", "resultados.csv")])
 def test_o_naming_a_folder_for_a_file_output(tmp_path, capsys, lang, words, example):

@@ -59,6 +59,13 @@ def _make(kind: str, folder, good) -> os.PathLike:
     elif kind == "json_not_records":
         path = folder / "panel.json"
         path.write_text('{"unit": "01101", "year": 2010}')
+    elif kind == "json_nested":
+        path = folder / "nested.json"
+        path.write_text('[{"unit": "09101", "year": 2010, "births": 10, "deaths": 0},\n'
+                        ' {"unit": "09102", "year": 2010, "counts": {"births": 1, "deaths": 0}}]')
+    elif kind == "json_duplicate_key":
+        path = folder / "twice.json"
+        path.write_text('[{"unit": "09101", "year": 2010, "births": 10, "births": 11, "deaths": 0}]')
     elif kind == "truncated_parquet":
         path = folder / "panel.parquet"
         raw = good[".parquet"].read_bytes()
@@ -112,6 +119,10 @@ CASES = {
     "old_xls": ("Excel 97-2003 (.xls)", "guárdelo como .xlsx", None),
     "bad_json": ("invalid JSON at line", "JSON no válido en la línea", None),
     "json_not_records": ("the JSON is not a list of records", "el JSON no es una lista de registros", None),
+    "json_nested": ("nested values (lists or objects) under key 'counts'",
+                    "valores anidados (listas u objetos) en la clave 'counts'", [3]),
+    "json_duplicate_key": ("key 'births' is repeated in one record", "la clave 'births' se repite en un mismo registro",
+                           None),
     "truncated_parquet": ("is not a readable Parquet file (truncated or damaged)", "no es un archivo Parquet legible",
                           None),
     "damaged_xlsx": ("is not a readable Excel workbook", "no es un libro Excel legible", None),

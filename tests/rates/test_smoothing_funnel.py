@@ -89,10 +89,10 @@ def test_eb_recovers_a_known_gamma_prior():
     assert mse_eb < 0.7 * mse_raw
 
 
-def test_eb_no_extra_variation_keeps_each_units_own_rate_unsmoothed():
+def test_eb_no_extra_variation_keeps_the_mean_with_an_interval_of_real_width():
     with pytest.warns(UserWarning, match="no_extra_variation"):
         t = smooth(events([10, 10, 10], [1000, 1000, 1000]))
-    assert np.allclose(t["estimate"], 10.0) and (t["shrinkage"] == 0).all()
+    assert np.allclose(t["estimate"], 10.0) and (t["shrinkage"] == 1).all()
     assert (t["flag"] == "no_extra_variation").all() and (t["upper"] > t["lower"]).all()
 
 

@@ -1,6 +1,6 @@
-"""Empirical Bayes when Marshall's between-unit variance A is <= 0 (Chile's communes in 2011): no shrinkage
-to a point with zero-width intervals; each unit's own rate and exact Poisson (Garwood) interval, a flag, a
-`method` naming the rule and a bilingual warning."""
+"""Empirical Bayes when Marshall's between-unit variance A is <= 0 (Chile's communes in 2011): Marshall's
+estimate (the prior mean) without its zero-width interval; the interval is the hull of the prior mean and the
+unit's exact Poisson (Garwood) interval, with a flag, a `method` naming the rule and a bilingual warning."""
 import warnings
 
 import numpy as np
@@ -19,9 +19,10 @@ def events(deaths, births, year=2012):
                          "events": deaths, "births": births})
 
 
-def test_worked_example_gives_the_garwood_interval_of_each_unit():
-    """Rates 5, 8, 10 per 1,000 with 400-1,000 births: A < 0 computed by hand, then the Garwood limits
-    (chi-square form, Garwood 1936): lower = chi2(0.025; 2D)/2, upper = chi2(0.975; 2D + 2)/2, per births."""
+def test_worked_example_spans_the_mean_and_the_garwood_interval_of_each_unit():
+    """Rates 5, 8, 10 per 1,000 with 400-1,000 births: A < 0 computed by hand, m = 17/2,025, then the Garwood
+    limits (chi-square form, Garwood 1936): lower = chi2(0.025; 2D)/2, upper = chi2(0.975; 2D + 2)/2, per
+    births; the interval is [min(m, lower), max(m, upper)] and the estimate m."""
     deaths, births = [2, 5, 10], [400, 625, 1000]
     m = sum(deaths) / sum(births)
     s2 = sum(n * (d / n - m) ** 2 for d, n in zip(deaths, births)) / sum(births)
@@ -32,13 +33,17 @@ def test_worked_example_gives_the_garwood_interval_of_each_unit():
     with pytest.warns(BrechaWarning) as caught:
         t = smooth(events(deaths, births))
     for d, n, (_, row) in zip(deaths, births, t.iterrows()):
-        assert row["estimate"] == pytest.approx(1000 * d / n, rel=1e-12)
-        assert row["lower"] == pytest.approx(1000 * stats.chi2.ppf(0.025, 2 * d) / 2 / n, rel=1e-9)
-        assert row["upper"] == pytest.approx(1000 * stats.chi2.ppf(0.975, 2 * d + 2) / 2 / n, rel=1e-9)
-        assert row["shrinkage"] == 0 and row["flag"] == "no_extra_variation"
-        assert row["method"].startswith("own rate, exact Poisson interval")
-    # D = 10, LB = 1000: 4.795 to 18.39 per 1,000
+        own_lower = 1000 * stats.chi2.ppf(0.025, 2 * d) / 2 / n
+        own_upper = 1000 * stats.chi2.ppf(0.975, 2 * d + 2) / 2 / n
+        assert row["estimate"] == pytest.approx(1000 * m, rel=1e-12)
+        assert row["lower"] == pytest.approx(min(1000 * m, own_lower), rel=1e-9)
+        assert row["upper"] == pytest.approx(max(1000 * m, own_upper), rel=1e-9)
+        assert row["shrinkage"] == 1 and row["flag"] == "no_extra_variation"
+        assert row["method"].startswith("prior mean; interval: hull of the prior mean and the exact Poisson")
+    # m = 8.395 per 1,000; D = 10, LB = 1000: Garwood 4.795 to 18.39 per 1,000, which holds m
     assert (round(t["lower"].iloc[2], 3), round(t["upper"].iloc[2], 2)) == (4.795, 18.39)
+    # D = 2, LB = 400: Garwood 0.606 to 18.06, which holds m as well
+    assert (round(t["lower"].iloc[0], 3), round(t["upper"].iloc[0], 2)) == (0.606, 18.06)
     assert f"{a * 1e6:.3g}" in str(caught[0].message)
 
 
@@ -67,8 +72,12 @@ def test_chile_2011_warns_and_no_interval_has_zero_width(lang, words):
     # the two communes without births get no interval (nothing to base it on), and say so
     assert t.loc[~has_births, "flag"].eq("zero_births;no_extra_variation").all()
     assert t.loc[~has_births, ["lower", "upper"]].isna().all().all()
-    # estimates are the communes' own rates: they are not all the national mean
-    np.testing.assert_allclose(t.loc[has_births, "estimate"], t.loc[has_births, "raw_rate"], rtol=1e-12)
+    # estimates are Marshall's (the national mean), and every interval holds both the mean and the commune's
+    # own rate
+    np.testing.assert_allclose(t["estimate"], t["prior_mean"], rtol=1e-12)
+    inside = t.loc[has_births]
+    assert ((inside["lower"] <= inside["estimate"]) & (inside["estimate"] <= inside["upper"])).all()
+    assert ((inside["lower"] <= inside["raw_rate"]) & (inside["raw_rate"] <= inside["upper"])).all()
 
 
 def test_years_with_positive_a_are_smoothed_as_before():

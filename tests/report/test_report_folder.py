@@ -157,6 +157,34 @@ def test_an_older_report_stays_intact_when_the_new_run_fails_while_writing(tiny_
         assert "the disk is full" in str(err.value) and str(out) in str(err.value)
 
 
+@pytest.mark.parametrize("lang, words", [("en", "the disk is full"), ("es", "no queda espacio en el disco")])
+def test_a_full_disk_while_drawing_a_figure_stops_the_report_and_keeps_the_earlier_one(
+        tiny_study_path, tiny_report, tmp_path, monkeypatch, capsys, lang, words):
+    """Before: the figure was dropped as 'analysis failed', and a report missing it replaced the earlier one
+    with exit 0. A full disk is the machine's problem: exit 2 naming the folder, the earlier report intact."""
+    import matplotlib.figure
+
+    out = tmp_path / "rep"
+    write_report(tiny_report, out)
+    before = snapshot(out)
+    calls = [0]
+    original = matplotlib.figure.Figure.savefig
+
+    def full_at_the_second(self, *args, **kwargs):
+        calls[0] += 1
+        if calls[0] == 2:
+            raise OSError(28, "No space left on device")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", full_at_the_second)
+    outputs.forget_completed()
+    assert main(["--lang", lang, "report", str(tiny_study_path), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("Error:")]
+    assert len(lines) == 1 and words in lines[0] and str(out) in lines[0], err
+    assert calls[0] == 2 and snapshot(out) == before and leftovers(tmp_path) == []
+
+
 def test_ctrl_c_during_the_cli_report_says_nothing_was_written(tiny_study_path, tmp_path, monkeypatch, capsys):
     out = tmp_path / "rep"
     outputs.forget_completed()

@@ -279,3 +279,42 @@ def test_panel_file_columns_are_known_covariates(tmp_path, english):
     with pytest.raises(InputError) as err:
         read_study(_write(tmp_path, text.format(names='"spendng"')))
     assert "unknown covariate 'spendng' (did you mean 'spending'?)" in str(err.value)
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", ["2 problems in the study; nothing was computed:",
+            "field 'reference.codes': codes not in the registry of CL: 99999",
+            "field 'reference.codes': codes not in the data (panel.csv): 13101; what to do: use codes of the data, "
+            "e.g. 09101, 09102"]),
+    ("es", ["2 problemas en el estudio; nada se ha calculado:",
+            "campo 'reference.codes': códigos que no están en el registro de CL: 99999",
+            "campo 'reference.codes': códigos que no están en los datos (panel.csv): 13101"]),
+])
+def test_reference_codes_are_checked_against_the_panel_file_and_registry(lang, expected, tmp_path, capsys):
+    """A study on the user's panel file without ``country``: the registry comes from the panel's codes, and a
+    reference outside the data is refused before any work (before: the report ran with no reference)."""
+    (tmp_path / "panel.csv").write_text("unit,year,births,deaths\n09101,2010,100,1\n09102,2010,90,0\n"
+                                        "9103,2010,80,2\n")
+    path = _write(tmp_path, 'period = "2010"\n[data]\npanel = "panel.csv"\n[reference]\n'
+                            'codes = ["99999", "13101", "09103"]\n[analyses.rates]\n')
+    code, out, err = _report(["--lang", lang, "report", str(path), "-o", str(tmp_path / "r")], capsys)
+    assert code == 2 and str(path) in err
+    for fragment in expected:
+        assert fragment in err, f"{fragment!r} not in {err!r}"
+    assert "09103" not in err.split("e.g.")[0]  # '9103' in the file is commune 09103
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "the study file is not UTF-8 text (byte 0x80 on line 1). What to do: a study is a TOML text file"),
+    ("es", "el archivo de estudio no es texto UTF-8 (byte 0x80 en la línea 1). Qué hacer: un estudio es un archivo"),
+])
+def test_a_binary_or_latin1_study_is_a_message(lang, expected, tmp_path, capsys):
+    path = tmp_path / "study.toml"
+    path.write_bytes(bytes(range(128, 256)))
+    code, out, err = _report(["--lang", lang, "report", str(path), "-o", str(tmp_path / "r")], capsys)
+    assert code == 2 and expected in err and str(path) in err and "Traceback" not in err
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes('title = "Araucanía"\n[data]\nexample = "chile"\n'.encode("latin-1"))
+    code, out, err = _report(["--lang", lang, "report", str(latin), "-o", str(tmp_path / "r")], capsys)
+    assert code == 2 and ("0xED" in err) and ("line 1" in err or "línea 1" in err)

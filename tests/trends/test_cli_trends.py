@@ -94,4 +94,4 @@ def test_cli_summary_flags_and_panel_notes(tmp_path, capsys):
                  "-o", str(out)]) == 0
     assert pd.read_csv(out).iloc[0]["n_years"] == 7
     assert main(["--lang", "en", "trends", "--example", "chile", "--max-zero-share", "2"]) == 2
-    assert "max_zero_share" in capsys.readouterr().err
+    assert "option --max-zero-share: the largest share of years without deaths" in capsys.readouterr().err

@@ -87,8 +87,11 @@ def run(args) -> int:
         result = ingest_tables(args.files, mapping, country=country, sheet=sheet, match=args.match)
     panel = result.panel
     if not args.quiet:
-        print(result.ledger.format())
+        print(result.ledger.format())  # with its notes: columns read as percentages, columns set aside
         print()
+    else:
+        for note in result.ledger.notes:  # never a column left out without a word, even when quiet
+            print(f"* {note}")
     years = panel.years
     print(MSG("done", units=len(panel.unit_codes), years=f"{years[0]}-{years[-1]}", rows=len(panel.data)))
     messages = [str(w.message) for w in caught if issubclass(w.category, BrechaWarning)] + list(panel.warnings)

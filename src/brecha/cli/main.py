@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     with warnings.catch_warnings(), progress.for_terminal(sys.stderr, quiet=args.quiet):
         # (catch_warnings restores the process's warning display when the command ends)
         warnings.showwarning = show_warning
-        return _run(args)
+        return _run(args, _option_names(parser, args))
 
 
 def _debugging(args) -> bool:
@@ -116,8 +116,24 @@ def _debugging(args) -> bool:
     return bool(getattr(args, "debug", False)) or env not in ("", "0", "no", "false")
 
 
-def _run(args) -> int:
+def _option_names(parser: argparse.ArgumentParser, args) -> dict[str, str]:
+    """Each argument name of the command run (``conf_level``) -> the option the user types (``--conf-level``),
+    so an error about a function's argument names the option (:meth:`brecha.errors.InputError.as_option`)."""
+    names: dict[str, str] = {}
+    while parser is not None:
+        chosen = None
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(args, action.dest, None) or "")
+            elif action.option_strings:
+                names[action.dest] = max(action.option_strings, key=len)  # the sub-command's own wins
+        parser = chosen
+    return names
+
+
+def _run(args, options: dict[str, str] | None = None) -> int:
     from .. import outputs
+    from ..errors import InputError
     from .common import check_output_paths
 
     outputs.forget_completed()
@@ -125,6 +141,8 @@ def _run(args) -> int:
         check_output_paths(args)  # before any work: -o is writable, of a known type, and none of the inputs
         return int(args.func(args) or 0)
     except BrechaError as exc:
+        if isinstance(exc, InputError) and exc.argument and exc.argument in (options or {}):
+            exc.as_option(options[exc.argument])
         if _debugging(args):
             import traceback
 

@@ -43,7 +43,6 @@ MSG = Catalog({
                        "{level} disagree"),
     "bad_conf": ("el nivel de confianza debe estar entre 0 y 1, no {value}", "the confidence level must be "
                  "between 0 and 1, not {value}"),
-    "bad_conf_hint": ("escriba 0.95 para un 95 %", "write 0.95 for 95 %"),
     "bad_count": ("{option} debe ser un entero >= {minimum}, no {value}",
                   "{option} must be a whole number >= {minimum}, not {value}"),
     "alpha_and_conf_hint": ("indique solo uno de los dos", "give only one of them"),
@@ -113,7 +112,10 @@ def _alpha(args) -> float:
     if args.conf_level is None:
         return 0.05 if args.alpha is None else args.alpha
     if not 0 < args.conf_level < 1:
-        raise InputError(MSG("bad_conf", value=args.conf_level), hint=MSG("bad_conf_hint"))
+        from ..intervals import conf_level_hint
+
+        raise InputError(MSG("bad_conf", value=args.conf_level), hint=conf_level_hint(args.conf_level),
+                         argument="conf_level")
     from_level = round(1 - args.conf_level, 12)
     if args.alpha is not None and abs(args.alpha - from_level) > 1e-12:
         raise InputError(MSG("alpha_and_conf", alpha=args.alpha, level=args.conf_level),

@@ -45,6 +45,20 @@ MSG = Catalog({
     "conflict": ("la variable '{col}' viene en más de un archivo ({files}) para el mismo (unidad, año)",
                  "variable '{col}' comes from more than one file ({files}) for the same (unit, year)"),
     "conflict_hint": ("deje cada variable en un solo archivo", "keep each variable in one file only"),
+    "names_hint": ("la columna '{col}' tiene nombres de unidad (p. ej. '{example}'): indique --name-col {col}; si "
+                   "hay una columna de códigos, indíquela con --unit-col",
+                   "column '{col}' holds unit names (e.g. '{example}'): give --name-col {col}; if a column holds "
+                   "codes, give it with --unit-col"),
+    "sheets_hint": ("el libro tiene {n} hojas ({names}) y se leyó '{sheet}': si los datos están en otra, "
+                    "indíquela con --sheet, p. ej. --sheet {other}",
+                    "the workbook has {n} sheets ({names}) and '{sheet}' was read: if the data are on another, "
+                    "give it with --sheet, e.g. --sheet {other}"),
+    "percent_note": ("{file}: columna '{col}' escrita como porcentaje (p. ej. '{example}'): leída como número de "
+                     "0 a 100, sin el signo %", "{file}: column '{col}' written as percentages (e.g. '{example}'): "
+                     "read as numbers from 0 to 100, without the % sign"),
+    "set_aside_note": ("{file}: columnas no usadas, porque tienen solo texto (no son códigos, años, conteos ni "
+                       "covariables numéricas): {cols}", "{file}: columns not used, because they hold only text "
+                       "(not codes, years, counts or numeric covariates): {cols}"),
 })
 
 ROLES = {"unit": "unit", "year": "year", "births": "births", "deaths": "deaths",
@@ -88,11 +102,11 @@ def read_long(path, mapping: dict | None = None, *, sheet=0, keep=None, ledger: 
     mapping = dict(mapping or {})
     file = str(path)
     table = read_table(path, sheet=sheet, dtype=str if Path(path).suffix.lower() in (".csv", ".xlsx") else None)
-    return _canonical(table, mapping, file, keep=keep, ledger=ledger, match=match, country=country)
+    return _canonical(table, mapping, file, keep=keep, ledger=ledger, match=match, country=country, sheet=sheet)
 
 
 def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variable: str | None = None,
-               ledger: Ledger | None = None, match: str = "exact", country: str | None = "auto"):
+               ledger: Ledger | None = None, match: str = "exact", country: str | None = "auto", sheet=0):
     columns = [str(c) for c in table.columns]
     table.columns = columns
     table_rows.start(table, file, ledger)
@@ -107,13 +121,15 @@ def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variabl
         unit_col = _find(columns, "unit", mapping.get("unit"), file)
         if unit_col is None:
             raise InputError(MSG("no_col", col="unit", role="unit", present=", ".join(columns)), file=file,
-                             hint=MSG("no_col_hint", role="unit"))
+                             hint=_no_unit_hint(table, file, sheet))
         table = table_rows.exclude_non_units(table, unit_col, country=country, file=file, ledger=ledger)
     given_year = mapping.get("year")
     if variable and given_year and given_year not in columns:
         given_year = None  # a wide FILE=variable table has its years in the column names
     year_col = _find(columns, "year", given_year, file)
     rows = _file_rows(table)
+    counts = {_find(columns, role, mapping.get(role), file) for role in COUNT_COLUMNS}
+    table, percent = _without_percent_signs(table, {unit_col, year_col, *counts} - {None})
     table = _numbers(table, unit_col, mapping, variable, rows, file)
     if year_col is None:
         year_cols = [c for c in columns if c != unit_col and YEAR_COLUMN.match(c)]
@@ -145,8 +161,68 @@ def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variabl
     problems.check(_check_years, out["year"], rows, file)
     problems.raise_all()
     result = _checked_keys(out, rows, file)
-    result.attrs["text_columns"] = text_columns
+    result.attrs["notes"] = [MSG("percent_note", file=file, col=col, example=example) for col, example in percent]
+    if text_columns:  # names, notes: kept out of the covariates, and said so (printed, in the ledger)
+        result.attrs["notes"].append(MSG("set_aside_note", file=file, cols=", ".join(text_columns)))
     return result
+
+
+# every cell of a percent column: a number followed by '%' ("12,5%", "7.25 %", "1.234,5%")
+_PERCENT = re.compile(r"\s*[-+]?\d[\d.,\s\u00a0]*%\s*")
+
+
+def _without_percent_signs(table: pd.DataFrame, skip) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
+    """Columns whose every non-empty cell is a number followed by '%' (how Excel in Spanish exports a
+    percentage cell, '12,5%') lose the sign, so they are read as numbers from 0 to 100 (12.5) in their
+    convention; ``[(column, first cell)]`` of those columns, for the note that says so. A column with only
+    some cells in percent is left as it is: the covariate check then names its cells."""
+    found = []
+    for col in table.columns:
+        series = table[col]
+        if col in skip or not (series.dtype == object or pd.api.types.is_string_dtype(series)):
+            continue
+        text = series.dropna().astype(str)
+        text = text[text.str.strip() != ""]
+        if len(text) and text.str.fullmatch(_PERCENT).all():
+            table = table.assign(**{col: series.where(series.isna(), series.astype(str).str.replace(
+                "%", "", regex=False).str.strip())})
+            found.append((col, text.iloc[0].strip()))
+    return table, found
+
+
+def _no_unit_hint(table: pd.DataFrame, file: str, sheet) -> str:
+    """What to do when no column holds unit codes: name a column of names (--name-col) if there is one, the
+    workbook's other sheets (--sheet) when the sheet read may be the wrong one, else --unit-col. A lone text
+    column on one sheet of several is taken for notes, not names."""
+    sheets = _sheet_names(file)
+    for col in table.columns:
+        text = table[col].dropna().astype(str).str.strip()
+        text = text[text != ""]
+        names = (len(text) >= 2 and not text.str.fullmatch(r"[\d.,\s-]+").any()
+                 and text.str.contains(r"[^\W\d_]{3}", regex=True).mean() > 0.9)
+        if names and (len(sheets) <= 1 or len(table.columns) > 1):
+            return MSG("names_hint", col=col, example=text.iloc[0])
+    if len(sheets) > 1:
+        read = sheets[sheet] if isinstance(sheet, int) and sheet < len(sheets) else str(sheet)
+        other = next((n for n in sheets if n != read), sheets[0])
+        return MSG("sheets_hint", n=len(sheets), names=", ".join(sheets), sheet=read, other=other)
+    return MSG("no_col_hint", role="unit")
+
+
+def _sheet_names(file: str) -> list[str]:
+    """The sheet names of an Excel workbook ([] for other files or one that cannot be opened)."""
+    if Path(file).suffix.lower() not in (".xlsx", ".xlsm"):
+        return []
+    try:
+        from openpyxl import load_workbook
+
+        book = load_workbook(file, read_only=True)
+        try:
+            return list(book.sheetnames)
+        finally:
+            book.close()
+    except Exception:  # noqa: BLE001 - the hint is a courtesy; the reader reports a damaged file
+        return []
 
 
 def _codes_from_names(table: pd.DataFrame, name_col: str, country: str | None, file: str,
@@ -269,11 +345,13 @@ def ingest_tables(specs, mapping: dict | None = None, *, country: str | None = "
             table = read_table(path, sheet=sheet,
                                dtype=str if Path(path).suffix.lower() in (".csv", ".xlsx") else None)
             tables.append(_canonical(table, dict(mapping or {}), path, variable=role, ledger=ledger, match=match,
-                                     country=country))
+                                     country=country, sheet=sheet))
         else:
             tables.append(read_long(path, mapping, sheet=sheet, ledger=ledger, match=match, country=country))
     ledger.check()
-    return TableIngest(combine(tables, country=country), ledger)
+    notes = [note for table in tables for note in table.attrs.get("notes", [])]
+    ledger.notes.extend(notes)  # printed with the ledger and saved in OUT.ledger.json
+    return TableIngest(combine(tables, country=country, notes=notes), ledger)
 
 
 def read_tables(specs, mapping: dict | None = None, *, country: str | None = "auto", sheet=0,

@@ -192,7 +192,10 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
     from . import tests as spec
 
     if not 0 < float(conf_level) < 1:
-        raise InputError(MSG("bad_conf", lang, value=conf_level))
+        from ..intervals import conf_level_hint
+
+        raise InputError(MSG("bad_conf", lang, value=conf_level), hint=conf_level_hint(conf_level, lang),
+                         argument="conf_level")
 
     se = linear.resolve_se(se, lang)
     fits: dict[str, Fit] = {}

@@ -134,20 +134,24 @@ def fit_negbin(design: Design, se: str = "clustered", time_effects: bool = False
                rate_ratio=True, hidden_terms=tuple(hidden) + ("alpha",), problems=tuple(problems))
 
 
+def units_with_events(y, X, offset, unit_index):
+    """The rows of units with at least one event, as float arrays, and their units renumbered 0..G-1:
+    ``y, X, offset, unit (int), kept`` (``kept`` marks the rows used). A unit without events carries no
+    information in a conditional or unit-dummy likelihood (its effect goes to minus infinity)."""
+    y = np.asarray(y, float)
+    inv = np.asarray(unit_index)
+    kept = np.bincount(inv, weights=y)[inv] > 0
+    return (y[kept], np.asarray(X, float)[kept], np.asarray(offset, float)[kept], pd.factorize(inv[kept])[0],
+            kept)
+
+
 def conditional_poisson(y, X, offset, unit_index, tol: float = 1e-10, max_iter: int = 100):
     """Fixed-effects Poisson by the conditional likelihood (Newton-Raphson).
 
     Returns ``beta, hessian (negative definite), unit_scores (G x K), loglik_terms, kept`` where
     ``kept`` marks rows of units with at least one event.
     """
-    y = np.asarray(y, float)
-    X = np.asarray(X, float)
-    offset = np.asarray(offset, float)
-    inv = np.asarray(unit_index)
-    totals = np.bincount(inv, weights=y)
-    kept = totals[inv] > 0
-    y, X, offset = y[kept], X[kept], offset[kept]
-    inv = pd.factorize(inv[kept])[0]
+    y, X, offset, inv, kept = units_with_events(y, X, offset, unit_index)
     n = int(inv.max()) + 1
     Y = np.bincount(inv, weights=y, minlength=n)
     beta = np.zeros(X.shape[1])

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ._design import Design
 from ._scaling import hessian_problems, safe_inverse
-from .count import _count_data, _scaled, _se_for_counts, conditional_poisson
+from .count import _count_data, _scaled, _se_for_counts, conditional_poisson, units_with_events
 from .results import Fit
 
 
@@ -158,14 +158,7 @@ def negbin_fixed_effects(y, X, offset, unit_index, tol: float = 1e-10):
     """
     from scipy import optimize
 
-    y = np.asarray(y, float)
-    X = np.asarray(X, float)
-    offset = np.asarray(offset, float)
-    inv_all = np.asarray(unit_index)
-    totals = np.bincount(inv_all, weights=y)
-    kept = totals[inv_all] > 0
-    y, X, offset = y[kept], X[kept], offset[kept]
-    inv = pd.factorize(inv_all[kept])[0]
+    y, X, offset, inv, kept = units_with_events(y, X, offset, unit_index)
     n = int(inv.max()) + 1
     order = np.argsort(inv, kind="stable")      # rows sorted by unit: unit sums by np.add.reduceat
     y, X, offset, inv = y[order], np.asfortranarray(X[order]), offset[order], inv[order]

@@ -26,7 +26,7 @@ import pandas as pd
 
 from .. import progress as live
 from ..i18n import get_language, set_language
-from .calls import Unavailable, _call, _function, _module, _reason, _strict
+from .calls import Unavailable, _call, _function, _module, _reason, _strict, environment_failure
 from .data import (_names, _provenance_text, _region_map, _span_text, _unit_word, _units_word,  # noqa: F401
                    load_study_panel)
 from .headline import extreme_fifths, log_linear_apc, rate_ratio_ci
@@ -94,6 +94,12 @@ def build_report(study, output_dir, *, lang: str | None = None, progress=None, w
     try:
         with live.task("report") as bar:  # a bar on stderr when the caller switched progress on
             return _build(study, output_dir, lang, progress, write, bar)
+    except OSError as exc:  # e.g. the disk filled up while a figure was drawn: named, the earlier report kept
+        if output_dir is None or not environment_failure(exc):
+            raise
+        from ..outputs import os_error
+
+        raise os_error(exc, output_dir) from None
     finally:
         set_language(previous)
         set_outcome(previous_outcome)
@@ -257,7 +263,7 @@ class _Runner:
                 self.section(section).add(Block("unavailable", text=str(exc)))
                 self.r.excluded.append(L("ex_analysis", self.lang, analysis=label, reason=str(exc)))
             except Exception as exc:  # noqa: BLE001 - one failing analysis must not sink the report
-                if _strict():
+                if _strict() or environment_failure(exc):  # a full disk is not this analysis' failure
                     raise
                 reason = _reason(exc, self.lang)
                 self.section(section).add(Block("unavailable", text=reason))

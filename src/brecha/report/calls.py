@@ -47,6 +47,18 @@ def _call(fn, *args, **kwargs):
     return fn(*args, **{k: v for k, v in kwargs.items() if k in params})
 
 
+def environment_failure(exc: BaseException) -> bool:
+    """An error of the machine, not of one analysis: a full disk or quota, a read-only or failing device.
+    It stops the whole report (the earlier report stays as it was) instead of dropping a section or a figure,
+    since every later file would meet it too and a report silently missing parts is worse than none."""
+    import errno
+
+    from ..outputs import _errno
+
+    return isinstance(exc, OSError) and _errno(exc) in (errno.ENOSPC, getattr(errno, "EDQUOT", -1), errno.EROFS,
+                                                        errno.EIO)
+
+
 def _reason(exc: BaseException, lang: str) -> str:
     if isinstance(exc, Unavailable):
         return str(exc)

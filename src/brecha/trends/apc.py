@@ -63,7 +63,12 @@ MSG = Catalog({
                    "unknown trend method '{value}'; use one of {choices}"),
     "bad_df": ("grados de libertad '{value}' no válidos; use n-2 o n-1",
                "invalid degrees of freedom '{value}'; use n-2 or n-1"),
-    "bad_alpha": ("alpha debe estar entre 0 y 1 (se recibió {value})", "alpha must be between 0 and 1 (got {value})"),
+    "bad_alpha": ("el nivel de significación debe estar entre 0 y 1 (se recibió {value})",
+                  "the significance level must be between 0 and 1 (got {value})"),
+    "bad_alpha_hint": ("escríbalo como proporción, p. ej. 0.05 para un 5 %",
+                       "write it as a proportion, e.g. 0.05 for 5 %"),
+    "bad_alpha_percent_hint": ("{value} parece un porcentaje: escriba {proportion}",
+                               "{value} looks like a percentage: write {proportion}"),
     "bad_input": ("se esperaba un Panel o una tabla con columnas unit, year, events, births",
                   "expected a Panel or a table with columns unit, year, events, births"),
     "too_few": ("{n} año(s) utilizable(s); se necesitan al menos {need}",
@@ -91,8 +96,10 @@ MSG = Catalog({
                "regla {rule} y los nacimientos); agregue (p. ej. provincia) o agrupe periodos",
                "{n} of {m} years without deaths: trend not classified (the estimate mostly reflects the {rule} "
                "rule and the births); aggregate (e.g. province) or pool periods"),
-    "bad_zero_share": ("max_zero_share debe estar entre 0 y 1 (se recibió {value})",
-                       "max_zero_share must be between 0 and 1 (got {value})"),
+    "bad_zero_share": ("la proporción máxima de años sin muertes debe estar entre 0 y 1 (se recibió {value})",
+                       "the largest share of years without deaths must be between 0 and 1 (got {value})"),
+    "bad_zero_share_hint": ("escríbala como proporción, p. ej. 0.5 (la mitad de los años)",
+                            "write it as a proportion, e.g. 0.5 (half of the years)"),
     "coverage": ("datos solo de {first} a {last}", "data only from {first} to {last}"),
     "bad_level": ("nivel de agregación desconocido '{value}'; use uno de {choices}",
                   "unknown aggregation level '{value}'; use one of {choices}"),
@@ -436,9 +443,12 @@ def trends(panel, outcome: str = "infant", years=None, method: str = "prais-wins
     if df not in DF_RULES:
         raise InputError(MSG("bad_df", value=df))
     if not 0 < alpha < 1:
-        raise InputError(MSG("bad_alpha", value=alpha))
+        hint = (MSG("bad_alpha_percent_hint", value=f"{alpha:g}", proportion=f"{alpha / 100:g}")
+                if 1 < alpha <= 50 else MSG("bad_alpha_hint"))  # 5, 10: a percentage
+        raise InputError(MSG("bad_alpha", value=alpha), hint=hint, argument="alpha")
     if not 0 <= max_zero_share <= 1:
-        raise InputError(MSG("bad_zero_share", value=max_zero_share))
+        raise InputError(MSG("bad_zero_share", value=max_zero_share), hint=MSG("bad_zero_share_hint"),
+                         argument="max_zero_share")
     if rho not in RHO_METHODS:
         from .prais import MSG as PRAIS_MSG
 
