@@ -129,7 +129,7 @@ def _validate(panel: "Panel") -> tuple[pd.DataFrame, pd.DataFrame]:
     unit = d["unit"]
     blank = unit.isna() | (unit.astype(str).str.strip() == "")
     if blank.any():
-        raise InputError(MSG("empty_unit"), file=src, rows=rows[blank.to_numpy()], column="unit",
+        raise InputError(MSG("empty_unit"), file=src, rows=rows[blank.to_numpy(dtype=bool, na_value=False)], column="unit",
                          hint=MSG("empty_unit_hint"))
     unit = unit.astype(str).str.strip().str.replace(r"\.0$", "", regex=True)
     if panel.registry is not None:
@@ -170,8 +170,8 @@ def _check_years(series: pd.Series, rows, src) -> pd.Series:
     year = pd.to_numeric(series, errors="coerce")
     bad = year.isna() | (year != np.round(year))
     if bad.any():
-        raise InputError(MSG("bad_year", values=_cells(series[bad].tolist(), rows[bad.to_numpy()])),
-                         file=src, rows=rows[bad.to_numpy()], column="year", hint=MSG("bad_year_hint"))
+        raise InputError(MSG("bad_year", values=_cells(series[bad].tolist(), rows[bad.to_numpy(dtype=bool, na_value=False)])),
+                         file=src, rows=rows[bad.to_numpy(dtype=bool, na_value=False)], column="year", hint=MSG("bad_year_hint"))
     odd = ((year < FIRST_YEAR) | (year > last_year())).to_numpy()
     if odd.any():
         raise InputError(MSG("implausible_years", first=FIRST_YEAR, last=last_year(),
@@ -186,8 +186,8 @@ def _check_duplicates(d: pd.DataFrame, rows, src) -> None:
     dup = d.duplicated(["unit", "year"], keep=False)
     if dup.any():
         pairs = d.loc[dup, ["unit", "year"]]
-        shown = _cells([f"{u} {y}" for u, y in zip(pairs["unit"], pairs["year"])], rows[dup.to_numpy()])
-        raise InputError(MSG("duplicate", values=shown), file=src, rows=rows[dup.to_numpy()],
+        shown = _cells([f"{u} {y}" for u, y in zip(pairs["unit"], pairs["year"])], rows[dup.to_numpy(dtype=bool, na_value=False)])
+        raise InputError(MSG("duplicate", values=shown), file=src, rows=rows[dup.to_numpy(dtype=bool, na_value=False)],
                          column="unit, year", hint=MSG("duplicate_hint"))
 
 
@@ -196,16 +196,16 @@ def _check_counts(series: pd.Series, col: str, rows, src) -> pd.Series:
     text = series.astype("string").str.strip()
     nonnum = values.isna() & series.notna() & (text != "") & text.notna()
     if nonnum.any():
-        raise InputError(MSG("not_number", values=_cells(series[nonnum].tolist(), rows[nonnum.to_numpy()])),
-                         file=src, rows=rows[nonnum.to_numpy()], column=col, hint=MSG("not_number_hint"))
+        raise InputError(MSG("not_number", values=_cells(series[nonnum].tolist(), rows[nonnum.to_numpy(dtype=bool, na_value=False)])),
+                         file=src, rows=rows[nonnum.to_numpy(dtype=bool, na_value=False)], column=col, hint=MSG("not_number_hint"))
     neg = values < 0
     if neg.any():
-        raise InputError(MSG("negative", values=_cells(values[neg].tolist(), rows[neg.to_numpy()])),
-                         file=src, rows=rows[neg.to_numpy()], column=col, hint=MSG("negative_hint"))
+        raise InputError(MSG("negative", values=_cells(values[neg].tolist(), rows[neg.to_numpy(dtype=bool, na_value=False)])),
+                         file=src, rows=rows[neg.to_numpy(dtype=bool, na_value=False)], column=col, hint=MSG("negative_hint"))
     frac = values.notna() & (values != np.round(values))
     if frac.any():
-        raise InputError(MSG("fraction", values=_cells(values[frac].tolist(), rows[frac.to_numpy()])),
-                         file=src, rows=rows[frac.to_numpy()], column=col, hint=MSG("fraction_hint"))
+        raise InputError(MSG("fraction", values=_cells(values[frac].tolist(), rows[frac.to_numpy(dtype=bool, na_value=False)])),
+                         file=src, rows=rows[frac.to_numpy(dtype=bool, na_value=False)], column=col, hint=MSG("fraction_hint"))
     return values.round().astype("Int64")
 
 
@@ -218,8 +218,8 @@ def _check_covariate(series: pd.Series, col: str, rows, src) -> pd.Series:
     text = series.astype("string").str.strip()
     bad = values.isna() & series.notna() & (text != "") & text.notna()
     if bad.any():
-        raise InputError(MSG("bad_covariate", values=_cells(series[bad].tolist(), rows[bad.to_numpy()])),
-                         file=src, rows=rows[bad.to_numpy()], column=col, hint=MSG("bad_covariate_hint"))
+        raise InputError(MSG("bad_covariate", values=_cells(series[bad].tolist(), rows[bad.to_numpy(dtype=bool, na_value=False)])),
+                         file=src, rows=rows[bad.to_numpy(dtype=bool, na_value=False)], column=col, hint=MSG("bad_covariate_hint"))
     return values.astype(float)
 
 
