@@ -6,4 +6,5 @@ analyses in ``brecha.rates``, ``brecha.disparity``, ``brecha.inequality``, ``bre
 """
 __version__ = "0.1.0"
 
-from .panel import Panel, read_panel  # noqa: E402,F401
+from .panel import Panel  # noqa: E402,F401
+from .datasets import read_panel  # noqa: E402,F401  (a panel file, or "example:chile")

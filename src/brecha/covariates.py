@@ -54,10 +54,13 @@ import functools
 import numpy as np
 import pandas as pd
 
+from . import data_files
+from .covariate_filling import FILL_RULES, check_fill, fill_series  # noqa: F401
+from .covariate_sources import (BRAZIL_SOURCES, CHILE_SOURCES, RULE_TEXT, SOURCE_FIELDS,  # noqa: F401
+                                TIME_INVARIANT, covariate_sources, in_language, rule_text, sources_of)
 from .errors import InputError
-from .i18n import Catalog, get_language
+from .i18n import Catalog
 
-FILL_RULES = ("interpolate", "carry-forward", "none")
 DEFAULT_YEARS = range(2000, 2024)
 EARTH_RADIUS_KM = 6371.0088
 PLACEHOLDER_DATE = "2009-01-01"
@@ -66,8 +69,6 @@ STANDARD = {"CL": ("poverty", "health_spending_pc", "schooling", "sapu", "distan
 
 MSG = Catalog({
     "unknown": ("covariable desconocida '{name}'; disponibles: {names}", "unknown covariate '{name}'; available: {names}"),
-    "bad_fill": ("regla de relleno '{fill}' desconocida; use interpolate, carry-forward o none",
-                 "unknown filling rule '{fill}'; use interpolate, carry-forward or none"),
     "no_country": ("el panel no indica país (CL o BR): no se pueden agregar covariables",
                    "the panel has no country (CL or BR): covariates cannot be added"),
     "no_country_hint": ("lea el panel con códigos de comuna (Chile) o de municipio IBGE (Brasil), o agregue "
@@ -78,278 +79,12 @@ MSG = Catalog({
              "del panel con valor rellenado y {missing} sin valor. Advertencia: {caveat}",
              "Covariate {name}: {source}; observed {years}; filling: {rule}; {filled} of {rows} panel unit-years "
              "filled and {missing} missing. Caveat: {caveat}"),
-    "segments": ("segmentos: {segments}", "segments: {segments}"),
-    "fill_option": ("opción fill= (por defecto interpolate: {rule})", "fill= option (default interpolate: {rule})"),
     "standard_note": ("Covariables agregadas de las fuentes incluidas (relleno {fill}; fuentes, años observados, "
                       "reglas y advertencias: brecha.covariates.covariate_sources() y docs/covariates.md): {items}",
                       "Covariates attached from the shipped sources (filling {fill}; sources, years observed, "
                       "rules and caveats: brecha.covariates.covariate_sources() and docs/covariates.md): {items}"),
+    "can_attach": ("; brecha puede agregar: {names}", "; brecha can attach: {names}"),
 })
-
-RULE_TEXT = {
-    "interpolate": ("interpolación lineal entre años observados del mismo segmento; después del último año "
-                    "observado se arrastra el último valor; sin valor antes del primero",
-                    "linear interpolation between observed years of the same segment, last value carried "
-                    "forward after the last observed year, missing before the first"),
-    "carry-forward": ("se arrastra el último valor observado del mismo segmento; sin valor antes del primero",
-                      "last observed value of the same segment carried forward, missing before the first"),
-    "none": ("solo años observados", "observed years only"),
-    "constant": ("constante (sin variación en el tiempo)", "constant (time-invariant)"),
-    "sapu": ("0/1 según el año de apertura; los establecimientos con fecha ficticia o sin fecha se suponen "
-             "abiertos (marcados)",
-             "0/1 by opening year; placeholder or undated facilities assumed open (flagged)"),
-    "not_filled": ("sin relleno (solo valores observados)", "not filled (observed values only)"),
-}
-
-# every field a (Spanish, English) pair
-CHILE_SOURCES = {
-    "poverty": dict(
-        source=("estimaciones comunales para áreas pequeñas de la CASEN (MDSF) 2009 y 2011 (línea tradicional) y "
-                "2013-2022 (nueva línea); estimación comunal CASEN 2006 tal como la registra el SINIM, para 2006",
-                "CASEN small-area estimates (MDSF) 2009, 2011 (traditional line) and 2013-2022 (new line); "
-                "CASEN 2006 commune estimate as carried by SINIM for 2006"),
-        years_observed=("2006, 2009, 2011 | 2013, 2015, 2017, 2020, 2022",) * 2,
-        segments=("hasta 2012 línea de pobreza tradicional; desde 2013 nueva línea (sin relleno entre 2012 y 2013)",
-                  "<=2012 traditional poverty line; >=2013 new line (no filling across 2012/2013)"),
-        caveat=("porcentaje de personas; el cambio de metodología de 2013 sube los niveles (en 2011 la nueva línea "
-                "supera a la tradicional en la mayoría de las comunas): use efectos de año o quédese a un lado de "
-                "2013; la columna pobreza del SINIM repite el mismo valor en 2006-2012 y solo se usa para 2006",
-                "percent of persons; the 2013 methodology change raises levels (2011: new line above traditional "
-                "in most communes), so use year effects or stay on one side of 2013; SINIM's pobreza column is "
-                "the same value in 2006-2012 and is used for 2006 only"),
-        short=("pobreza por ingresos %, CASEN, sin puente entre las líneas de 2012 y 2013",
-               "income poverty %, CASEN, not bridged across the 2012/2013 poverty lines")),
-    "poverty_new": dict(
-        source=("estimaciones para áreas pequeñas de la CASEN (MDSF), nueva línea de pobreza",
-                "CASEN small-area estimates (MDSF), new poverty line"),
-        years_observed=("2011 (reestimada), 2013, 2015, 2017, 2020, 2022",
-                        "2011 (re-estimated), 2013, 2015, 2017, 2020, 2022"),
-        segments=("desde 2011", ">=2011"),
-        caveat=("porcentaje de personas; sin valor antes de 2011", "percent of persons; missing before 2011"),
-        short=("pobreza por ingresos %, nueva línea, desde 2011", "income poverty %, new line, from 2011")),
-    "poverty_multidimensional": dict(
-        source=("estimaciones para áreas pequeñas de la CASEN (MDSF), pobreza multidimensional",
-                "CASEN small-area estimates (MDSF), multidimensional poverty"),
-        years_observed=("2015, 2017, 2022",) * 2,
-        segments=("desde 2015", ">=2015"),
-        caveat=("porcentaje de personas; sin valor antes de 2015", "percent of persons; missing before 2015"),
-        short=("pobreza multidimensional %, desde 2015", "multidimensional poverty %, from 2015")),
-    "health_spending_pc": dict(
-        source=("SINIM (SUBDERE): saludtotalpc 2006-2012; variable 1134 'gasto anual del área salud por habitante "
-                "inscrito validado' 2019-2022",
-                "SINIM (SUBDERE): saludtotalpc 2006-2012; variable 1134 'gasto anual del área salud por habitante "
-                "inscrito validado' 2019-2022"),
-        years_observed=("2006-2012 | 2019-2022",) * 2,
-        segments=("2006-2012 por habitante; 2019-2022 por inscrito validado",
-                  "2006-2012 per inhabitant; 2019-2022 per enrolled (validated) inhabitant"),
-        caveat=("miles de pesos nominales (M$), sin corrección por inflación; 2013-2018 sin dato; las celdas "
-                "publicadas como texto ('Costo Fijo', comunas pequeñas) quedan sin valor y se rellenan según la "
-                "regla; en 2006-2012 hay valores extremos (10207 en 2011: 1.421 M$; 10401 en 2008: 989 M$) y dos "
-                "ceros; la variable 1134 tiene valores extremos (hasta 1,1 millones de M$ por persona) en "
-                "algunas comunas",
-                "thousands of nominal pesos (M$), no inflation correction; 2013-2018 missing; cells published as "
-                "text ('Costo Fijo', small communes) are missing and filled by the rule; 2006-2012 has extreme "
-                "values (10207 in 2011: 1,421 M$; 10401 in 2008: 989 M$) and two zeros; variable 1134 has "
-                "extreme outliers (up to 1.1 million M$ per person) in a few communes"),
-        short=("gasto municipal en salud por habitante, M$ nominales, SINIM 2006-2012 y 2019-2022",
-               "municipal health spending per head, nominal M$, SINIM 2006-2012 and 2019-2022")),
-    "schooling": dict(
-        source=("Censo 2017 (INE), nivel educacional más alto (conteos NivelEducacional)",
-                "Census 2017 (INE), highest education level (NivelEducacional counts)"),
-        years_observed=("2017 (usado en todos los años)", "2017 (used for every year)"),
-        segments=("constante en el tiempo", "time-invariant"),
-        caveat=("porcentaje de personas con nivel declarado cuyo nivel más alto es secundario (científico-"
-                "humanista, técnico-profesional, humanidades, técnica comercial/industrial/normalista) o superior; "
-                "el denominador incluye a niños que aún estudian; constante en el tiempo, por lo que desaparece "
-                "con efectos fijos (use re o cre)",
-                "percent of persons with a declared level whose highest level is secondary (científico-humanista, "
-                "técnico-profesional, humanidades, técnica comercial/industrial/normalista) or higher; includes "
-                "children still at school in the denominator; constant over years, so it vanishes under fixed "
-                "effects (use re or cre)"),
-        short=("% con secundaria o más, censo 2017, constante", "% with secondary or higher, census 2017, constant")),
-    "sapu": dict(
-        source=("registro de establecimientos del DEIS (foto 2022-2023): SAPU y SAR con fecha de inicio",
-                "DEIS establishment register (2022-2023 snapshot): SAPU and SAR with opening dates"),
-        years_observed=("fechas de inicio 1992-2021", "opening dates 1992-2021"),
-        segments=("un segmento", "one segment"),
-        caveat=("175 de 312 SAPU/SAR tienen la fecha ficticia 2009-01-01 y 79 no tienen fecha: se cuentan como "
-                "abiertos en todos los años y los comuna-años que dependen de ellos quedan marcados; los servicios "
-                "cerrados antes de la foto no aparecen; casi todas las fechas reales son posteriores a 2012, de modo "
-                "que en 2000-2015 solo 5 comunas cambian de valor y un modelo de efectos fijos descansa en ellas",
-                "175 of 312 SAPU/SAR carry the placeholder date 2009-01-01 and 79 have no date: they are counted "
-                "as open in every year and the commune-years resting on them are flagged; services closed before "
-                "the snapshot are absent; almost all real dates are after 2012, so in 2000-2015 only 5 communes "
-                "change value and a fixed-effects model rests on them"),
-        short=("SAPU/SAR abierto ese año, registro DEIS, fechas ficticias supuestas abiertas",
-               "SAPU/SAR open that year, DEIS register, placeholder dates assumed open")),
-    "distance_hospital_km": dict(
-        source=("registro de hospitales del DEIS (NIVEL_COM 'Alta Complejidad', 81 hospitales) y coordenadas de la "
-                "cabecera comunal del registro (BCN)",
-                "DEIS hospital register (NIVEL_COM 'Alta Complejidad', 81 hospitals) and the commune seat "
-                "coordinates of the registry (BCN)"),
-        years_observed=("red 2022-2023 (usada en todos los años)", "2022-2023 network (used for every year)"),
-        segments=("constante en el tiempo", "time-invariant"),
-        caveat=("distancia en línea recta (haversine), no tiempo de viaje; la red actual se aplica a años pasados; "
-                "Isla de Pascua y Juan Fernández quedan a cientos o miles de km; constante en el tiempo, por lo que "
-                "desaparece con efectos fijos (use re o cre)",
-                "straight-line (haversine) distance, not travel time; today's network applied to past years; "
-                "Isla de Pascua and Juan Fernández are hundreds or thousands of km away; time-invariant, so it "
-                "vanishes under fixed effects (use re or cre)"),
-        short=("km en línea recta al hospital de alta complejidad más cercano, red actual, constante",
-               "straight-line km to the nearest high-complexity hospital, current network, constant")),
-}
-BRAZIL_SOURCES = {
-    "health_spending_pc": dict(
-        source=("gasto público municipal en salud por habitante del SIOPS (en el panel de Brasil)",
-                "SIOPS municipal public health spending per inhabitant (in the Brazil panel)"),
-        years_observed=("2000-2019",) * 2, segments=("un segmento", "one segment"),
-        caveat=("reales nominales, sin corrección por inflación; sin relleno",
-                "nominal reais, no inflation correction; not filled"),
-        short=("gasto en salud por habitante, SIOPS, R$ nominales", "health spending per head, SIOPS, nominal R$")),
-    "poverty": dict(
-        source=("Atlas Brasil (PNUD/IPEA/FJP) de los censos 1991, 2000 y 2010: % de pobres",
-                "Atlas Brasil (PNUD/IPEA/FJP) from the 1991, 2000 and 2010 censuses: % poor"),
-        years_observed=("1991, 2000, 2010",) * 2, segments=("un segmento", "one segment"),
-        caveat=("solo años censales; entre censos los valores son una recta, así que un modelo de efectos fijos "
-                "descansa en esas tendencias interpoladas; después de 2010 se arrastra el valor de 2010 (marcado)",
-                "census years only; between censuses the values are a straight line, so a fixed-effects model "
-                "rests on those interpolated trends; values after 2010 are carried forward (flagged)"),
-        short=("% de pobres, censos (Atlas Brasil)", "% poor, censuses (Atlas Brasil)")),
-    "income_pc": dict(
-        source=("Atlas Brasil: ingreso per cápita (R$ de agosto de 2010)",
-                "Atlas Brasil: income per capita (R$ of August 2010)"),
-        years_observed=("1991, 2000, 2010",) * 2, segments=("un segmento", "one segment"),
-        caveat=("solo años censales; entre censos los valores son una recta (interpolados); después de 2010 se "
-                "arrastra (marcado)",
-                "census years only; between censuses the values are a straight line (interpolated); after 2010 "
-                "carried forward (flagged)"),
-        short=("ingreso per cápita, censos (Atlas Brasil)", "income per capita, censuses (Atlas Brasil)")),
-    "gini": dict(
-        source=("Atlas Brasil: índice de Gini del ingreso per cápita",
-                "Atlas Brasil: Gini index of income per capita"),
-        years_observed=("1991, 2000, 2010",) * 2, segments=("un segmento", "one segment"),
-        caveat=("solo años censales; entre censos los valores son una recta (interpolados); después de 2010 se "
-                "arrastra (marcado)",
-                "census years only; between censuses the values are a straight line (interpolated); after 2010 "
-                "carried forward (flagged)"),
-        short=("Gini del ingreso, censos (Atlas Brasil)", "income Gini, censuses (Atlas Brasil)")),
-}
-TIME_INVARIANT = {"schooling", "distance_hospital_km"}
-SOURCE_FIELDS = ("source", "years_observed", "segments", "caveat")
-
-
-def _text(pair, lang: str | None = None) -> str:
-    """The Spanish or English member of a (es, en) pair."""
-    return pair[1] if (lang or get_language()) == "en" else pair[0]
-
-
-def _sources(country: str) -> dict:
-    return CHILE_SOURCES if country == "CL" else BRAZIL_SOURCES
-
-
-def _check_fill(fill: str) -> str:
-    if fill not in FILL_RULES:
-        raise InputError(MSG("bad_fill", fill=fill))
-    return fill
-
-
-def _rule_text(name: str, country: str, fill: str | None, lang: str | None = None) -> str:
-    if name in TIME_INVARIANT:
-        return _text(RULE_TEXT["constant"], lang)
-    if name == "sapu" and country == "CL":
-        return _text(RULE_TEXT["sapu"], lang)
-    if name == "health_spending_pc" and country == "BR":
-        return _text(RULE_TEXT["not_filled"], lang)
-    segments = MSG("segments", lang, segments=_text(_sources(country)[name]["segments"], lang))
-    if fill is None:
-        return MSG("fill_option", lang, rule=_text(RULE_TEXT["interpolate"], lang)) + "; " + segments
-    return f"{fill} ({_text(RULE_TEXT[fill], lang)}); {segments}"
-
-
-def covariate_sources(country: str = "CL", lang: str | None = None) -> pd.DataFrame:
-    """One row per covariate: ``covariate, source, years_observed, segments, filling_rule, caveat``
-    (texts in ``lang``)."""
-    country = "CL" if str(country).upper() == "CL" else "BR"
-    rows = []
-    for name, s in _sources(country).items():
-        row = {"covariate": name}
-        row.update({f: _text(s[f], lang) for f in SOURCE_FIELDS[:3]})
-        row["filling_rule"] = _rule_text(name, country, None, lang)
-        row["caveat"] = _text(s["caveat"], lang)
-        rows.append(row)
-    return pd.DataFrame(rows, columns=["covariate", *SOURCE_FIELDS[:3], "filling_rule", "caveat"])
-
-
-# --------------------------------------------------------------------------- filling
-def _fill_matrix(values: np.ndarray, columns: np.ndarray, fill: str) -> np.ndarray:
-    """Fill each row of a units x years matrix (NaN = not observed) along ``columns`` (the years).
-
-    interpolate: linear in the year between the nearest observed years before and after, the last observed
-    value after the last; carry-forward: the last observed value; none: as it is. Nothing before the first.
-    """
-    if fill == "none" or values.size == 0:
-        return values.copy()
-    n_rows, n_cols = values.shape
-    seen = ~np.isnan(values)
-    pos = np.arange(n_cols)
-    prev = np.maximum.accumulate(np.where(seen, pos, -1), axis=1)
-    rows = np.arange(n_rows)[:, None]
-    has_prev = prev >= 0
-    v_prev = values[rows, np.clip(prev, 0, None)]
-    out = np.where(has_prev, v_prev, np.nan)
-    if fill == "interpolate":
-        nxt = np.minimum.accumulate(np.where(seen, pos, n_cols)[:, ::-1], axis=1)[:, ::-1]
-        between = has_prev & (nxt < n_cols) & ~seen
-        v_next = values[rows, np.clip(nxt, None, n_cols - 1)]
-        y = columns.astype(float)
-        y_prev, y_next = y[np.clip(prev, 0, None)], y[np.clip(nxt, None, n_cols - 1)]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            share = (y[None, :] - y_prev) / (y_next - y_prev)
-        out = np.where(between, v_prev + share * (v_next - v_prev), out)
-    return np.where(seen, values, out)
-
-
-def fill_series(observed: pd.DataFrame, units, years, fill: str = "interpolate", segments=((None, None),)
-                ) -> pd.DataFrame:
-    """Unit x year grid from observed ``unit, year, value`` rows, filled inside each segment.
-
-    ``segments``: (first_year, last_year) ranges (None = open); filling never crosses their limits, and
-    observed years outside ``years`` but inside a segment still anchor the filling.
-    Returns ``unit, year, value, filled`` (filled = value not observed in that year), units x years in order.
-    """
-    fill = _check_fill(fill)
-    units = pd.Index(list(units))
-    years = np.array(sorted(int(y) for y in years), dtype=np.int64)
-    obs = observed.dropna(subset=["value"])
-    row = units.get_indexer(obs["unit"])
-    keep = row >= 0
-    obs_row, obs_year = row[keep], obs["year"].to_numpy(np.int64)[keep]
-    obs_value = obs["value"].to_numpy(float)[keep]
-    value = np.full((len(units), len(years)), np.nan)
-    flag = np.zeros((len(units), len(years)), dtype=bool)
-    for lo, hi in segments:
-        lo_ = -10 ** 9 if lo is None else lo
-        hi_ = 10 ** 9 if hi is None else hi
-        take = (years >= lo_) & (years <= hi_)
-        if not take.any():
-            continue
-        inside = (obs_year >= lo_) & (obs_year <= hi_)
-        cols = np.union1d(years[take], obs_year[inside])
-        col = np.searchsorted(cols, obs_year[inside])
-        # duplicate (unit, year) observations are averaged
-        sums = np.zeros((len(units), len(cols)))
-        counts = np.zeros((len(units), len(cols)))
-        np.add.at(sums, (obs_row[inside], col), obs_value[inside])
-        np.add.at(counts, (obs_row[inside], col), 1)
-        with np.errstate(invalid="ignore"):
-            matrix = np.where(counts > 0, sums / np.where(counts > 0, counts, 1), np.nan)
-        filled = _fill_matrix(matrix, cols, fill)
-        at = np.searchsorted(cols, years[take])
-        value[:, take] = filled[:, at]
-        flag[:, take] = (counts[:, at] == 0) & ~np.isnan(filled[:, at])
-    return pd.DataFrame({"unit": np.repeat(units.to_numpy(dtype=object), len(years)).astype(str),
-                         "year": np.tile(years, len(units)), "value": value.ravel(),
-                         "filled": flag.ravel()})
 
 
 def haversine_km(lat1, lon1, lat2, lon2) -> np.ndarray:
@@ -363,9 +98,7 @@ def haversine_km(lat1, lon1, lat2, lon2) -> np.ndarray:
 
 # --------------------------------------------------------------------------- Chile
 def _chile_table(name: str) -> pd.DataFrame:
-    from . import datasets
-
-    return datasets.chile_table(name)
+    return data_files.chile_table(name)
 
 
 def _chile_units() -> list[str]:
@@ -469,7 +202,7 @@ def chile_covariates(names=None, years=None, fill: str = "interpolate") -> pd.Da
     ``fill``: interpolate, carry-forward or none (the module docstring states each rule; ``sapu``,
     ``schooling`` and ``distance_hospital_km`` have their own fixed rules).
     """
-    fill = _check_fill(fill)
+    fill = check_fill(fill)
     names = _names(names, CHILE_SOURCES)
     years = list(DEFAULT_YEARS if years is None else years)
     units = _chile_units()
@@ -515,12 +248,10 @@ def _assemble(names, builders, units, years) -> pd.DataFrame:
 def brazil_covariates(names=None, years=None, fill: str = "interpolate", panel=None) -> pd.DataFrame:
     """Municipality x year covariates for Brazil (``poverty``, ``income_pc``, ``gini`` from the Atlas
     census indicators; ``health_spending_pc`` from the panel), same layout as :func:`chile_covariates`."""
-    from . import datasets
-
-    fill = _check_fill(fill)
+    fill = check_fill(fill)
     names = _names(names, BRAZIL_SOURCES)
     years = list(range(2000, 2020) if years is None else years)
-    census = datasets.brazil_table("census")
+    census = data_files.brazil_table("census")
     units = sorted(census["unit"].astype(str).unique())
     columns = {"poverty": "poor_percent", "income_pc": "income_per_capita", "gini": "gini"}
 
@@ -529,7 +260,7 @@ def brazil_covariates(names=None, years=None, fill: str = "interpolate", panel=N
         return fill_series(obs, units, years, fill)
 
     def spending():
-        data = (panel.data if panel is not None else datasets.brazil_data())
+        data = (panel.data if panel is not None else data_files.brazil_data())
         obs = data[["unit", "year", "health_spending_per_capita"]].rename(
             columns={"health_spending_per_capita": "value"})
         return fill_series(obs, units, years, "none")
@@ -554,17 +285,17 @@ def _build(data: pd.DataFrame, country: str, names, fill: str, lang: str | None,
         table = chile_covariates(names, years, fill)
     else:
         table = brazil_covariates(names, years, fill, panel=panel)
-    sources = _sources(country)
+    sources = sources_of(country)
     names = [c for c in table.columns if c not in ("unit", "year") and not c.endswith("_filled")]
     rows = data[["unit", "year"]].astype({"unit": str, "year": "int64"}).merge(table, on=["unit", "year"],
                                                                                 how="left")
     notes = []
     for name in names:
         s = sources[name]
-        notes.append(MSG("note", lang, name=name, source=_text(s["source"], lang),
-                         years=_text(s["years_observed"], lang), rule=_rule_text(name, country, fill, lang),
+        notes.append(MSG("note", lang, name=name, source=in_language(s["source"], lang),
+                         years=in_language(s["years_observed"], lang), rule=rule_text(name, country, fill, lang),
                          filled=int(rows[f"{name}_filled"].fillna(False).astype(bool).sum()), rows=len(rows),
-                         missing=int(rows[name].isna().sum()), caveat=_text(s["caveat"], lang)))
+                         missing=int(rows[name].isna().sum()), caveat=in_language(s["caveat"], lang)))
     return rows[["unit", "year", *names]], notes
 
 
@@ -593,7 +324,7 @@ def add_standard(data: pd.DataFrame, country: str = "CL", fill: str = "interpola
     if not names:
         return data, ""
     years = tuple(sorted(int(y) for y in data["year"].unique()))
-    table = _standard_table(country, years, _check_fill(fill))
+    table = _standard_table(country, years, check_fill(fill))
     if split == "merge":
         table = _merge_split_communes(table, names)
     keys = data[["unit", "year"]].astype({"unit": str, "year": "int64"})
@@ -607,10 +338,9 @@ def add_standard(data: pd.DataFrame, country: str = "CL", fill: str = "interpola
 def _merge_split_communes(table: pd.DataFrame, names) -> pd.DataFrame:
     """Commune values under the ``merge`` policy: births-weighted means over parent and child (plain means
     where neither has births), the maximum for the 0/1 ``sapu``."""
-    from . import datasets
     from .registry import get_registry
 
-    births = datasets.chile_data("keep", covariates=False)[["unit", "year", "births"]]
+    births = data_files.chile_data("keep", covariates=False)[["unit", "year", "births"]]
     d = table[["unit", "year", *names]].merge(births.astype({"unit": str, "year": "int64"}),
                                               on=["unit", "year"], how="left")
     d["target"] = get_registry("CL").merge_target(d["unit"], "merge").astype(str).to_numpy()
@@ -640,8 +370,8 @@ def _standard_table(country: str, years: tuple, fill: str) -> pd.DataFrame:
 
 def standard_note(country: str = "CL", fill: str = "interpolate", lang: str | None = None) -> str:
     """The one-line note of :func:`add_standard`."""
-    sources = _sources(_country(country))
-    items = "; ".join(f"{n} ({_text(sources[n]['short'], lang)})" for n in STANDARD.get(_country(country), ()))
+    sources = sources_of(_country(country))
+    items = "; ".join(f"{n} ({in_language(sources[n]['short'], lang)})" for n in STANDARD.get(_country(country), ()))
     return MSG("standard_note", lang, fill=fill, items=items)
 
 
@@ -696,3 +426,11 @@ def attach_missing(panel, names, fill: str = "interpolate", lang: str | None = N
     name still gets the caller's "not in the panel" message)."""
     build = buildable(panel, names)
     return attach(panel, build, fill=fill, lang=lang) if build else panel
+
+
+def buildable_hint(panel) -> str:
+    """'; brecha can attach: ...' naming the covariates brecha builds for the panel's country, or '' (the
+    end of the hint of an analysis asked for a covariate the panel lacks)."""
+    country = _country(panel)
+    names = list(sources_of(country)) if country in ("CL", "BR") else []
+    return MSG("can_attach", names=", ".join(names)) if names else ""

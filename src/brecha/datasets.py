@@ -5,21 +5,31 @@
     >>> brazil = datasets.brazil()            # 5,570 municipalities x 2000-2019
     >>> datasets.chile_table("poverty")       # covariate source tables, tidy, with a 5-digit `unit`
     >>> datasets.ledger("chile")              # every source row: kept or excluded, and why
+    >>> datasets.read_panel("example:chile")  # = brecha.read_panel: an example, or a panel file
 
 Chile: infant deaths 2000-2015 by commune of residence (INE); live births 2000-2009 from DEIS birth records
 of mothers aged 15-49 (Bentancor & Clarke 2017), 2-5 % below the official totals, and 2010-2015 from the
 INE anuario; population from INE's 2017-based estimates (2002 on). Brazil: SIM infant deaths and SINASC
 live births by residence, IBGE population and SIOPS health spending per head. Sources, transformations
 and row accounting: ``brecha/data/PROVENANCE.md``. The files are built by ``tools/build_data.py``.
+
+The shipped tables themselves are read by ``brecha.data_files`` (their names are importable from here too);
+this module sits above the Panel and the covariates: it builds the example Panels from those tables.
 """
 from __future__ import annotations
 
-import functools
+import warnings
 
 import pandas as pd
 
-from .errors import InputError
+from .covariates import add_standard
+from .data_files import (BRAZIL_TABLES, CHILE_TABLES, LEDGERS, brazil_data, brazil_table,  # noqa: F401
+                         brazil_table_names, chile_data, chile_table, chile_table_names, ledger)
+from .data_files import read as _read
+from .errors import BrechaWarning, InputError
 from .i18n import Catalog, format_count
+from .panel import Panel
+from .panel import read_panel as read_panel_file
 
 MSG = Catalog({
     "births_1549": (
@@ -64,66 +74,19 @@ MSG = Catalog({
         "(see brecha.datasets.ledger('brazil'))"),
     "spending_br": ("Gasto en salud por habitante: SIOPS, reales nominales",
                     "Health spending per head: SIOPS, nominal reais"),
-    "unknown_table": ("tabla '{name}' desconocida", "unknown table '{name}'"),
-    "table_hint": ("tablas disponibles: {names}", "available tables: {names}"),
-    "bad_split": ("split debe ser 'keep' o 'merge', no '{split}'", "split must be 'keep' or 'merge', not '{split}'"),
+    "unknown_example": ("ejemplo '{name}' desconocido", "unknown example '{name}'"),
+    "unknown_example_hint": ("use example:chile o example:brazil (en la línea de comandos: --example chile|brazil)",
+                             "use example:chile or example:brazil (on the command line: --example chile|brazil)"),
 })
-
-CHILE_TABLES = {
-    "population": "INE population 2002-2035 (base 2017) by commune and year, summed over sex",
-    "population_base2002": "INE population 1990-2020 (base 2002) by commune and year, summed over sex",
-    "poverty": "CASEN small-area poverty estimates 2009-2022, in percent (income and multidimensional)",
-    "sinim_2006_2012": "SINIM municipal indicators 2006-2012 (health spending, education, poverty, rurality)",
-    "sinim_2019_2023": "SINIM selection 2019-2023, long format (variable_id, variable, value)",
-    "health_facilities": "DEIS establishment register with type (SAPU/SAR/SUR), opening date, coordinates",
-    "hospitals": "DEIS hospitals with complexity level and coordinates",
-    "census_2017": "Census 2017 commune aggregates: education level, schooling, age, migrants, work (counts)",
-    "rurality": "PNDR rural/urban classification of communes (Urbana/Mixta/Rural)",
-}
-BRAZIL_TABLES = {
-    "census": "Atlas Brasil census indicators 1991/2000/2010: gini, income per capita, % poor, population",
-    "causes": "Infant deaths by ICD-10 chapter and primary-care-sensitive deaths, municipality x year",
-}
-LEDGERS = ("chile", "brazil")
 
 
 def _embedded_panel(data: pd.DataFrame, country: str, source: str, notes):
     """A Panel of shipped data. Its data warnings (e.g. 0 births in small communes) are known, explained in
     the notes and kept in ``panel.warnings`` (``brecha panel`` prints them), but not re-emitted as Python
     warnings on every load: a user's own file still warns."""
-    import warnings
-
-    from .errors import BrechaWarning
-    from .panel import Panel
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", BrechaWarning)
         return Panel(data, country=country, source=source, notes=tuple(notes))
-
-
-@functools.lru_cache(maxsize=None)
-def _read(name: str) -> pd.DataFrame:
-    from .registry import read_embedded
-
-    return read_embedded(name)
-
-
-def chile_data(split: str = "keep", covariates: bool = True) -> pd.DataFrame:
-    """The Chilean panel as a long DataFrame (unit, year, births, deaths[, population, population_age0])."""
-    if split not in ("keep", "merge"):
-        raise InputError(MSG("bad_split", split=split))
-    data = _read("cl_panel.parquet").copy()
-    if split == "merge":
-        from .registry import get_registry
-
-        data["unit"] = get_registry("CL").merge_target(data["unit"], "merge").astype(str)
-        # every column is a count (births, deaths, population): sums; all-missing stays missing
-        data = data.groupby(["unit", "year"], as_index=False).sum(min_count=1)
-        data["births"] = data["births"].astype("Int64")
-        data["deaths"] = data["deaths"].astype("Int64")
-    if not covariates:
-        data = data[["unit", "year", "births", "deaths"]]
-    return data.sort_values(["unit", "year"]).reset_index(drop=True)
 
 
 def chile(split: str = "keep", covariates: bool = True):
@@ -145,20 +108,10 @@ def chile(split: str = "keep", covariates: bool = True):
                  if len(zero) <= 8 else ", ".join(f"{u} {y}" for u, y in zip(zero["unit"][:8], zero["year"][:8]))
                  + f" ... (brecha.datasets.ledger('chile'))")]
     if covariates:
-        from .covariates import add_standard  # lazy: covariates reads these tables through this module
-
         notes.append(MSG("population_cl"))
         data, note = add_standard(data, split=split)
         notes.append(note)
     return _embedded_panel(data, "CL", "brecha.datasets.chile", notes)
-
-
-def brazil_data(covariates: bool = True) -> pd.DataFrame:
-    """The Brazilian panel as a long DataFrame."""
-    data = _read("br_panel.parquet").copy()
-    if not covariates:
-        data = data[["unit", "year", "births", "deaths"]]
-    return data.reset_index(drop=True)
 
 
 def brazil(covariates: bool = True):
@@ -173,47 +126,25 @@ def brazil(covariates: bool = True):
     return _embedded_panel(data, "BR", "brecha.datasets.brazil", notes)
 
 
-def _table(prefix: str, tables: dict, name: str) -> pd.DataFrame:
+EXAMPLES = {"chile": chile, "cl": chile, "brazil": brazil, "brasil": brazil, "br": brazil}
+
+
+def example(name: str) -> Panel:
+    """The embedded example called ``name``: ``chile`` (or ``cl``) or ``brazil`` (``brasil``, ``br``), with
+    the defaults of :func:`chile` and :func:`brazil`; what ``--example NAME`` loads on the command line."""
     key = str(name).strip().lower()
-    if key not in tables:
-        raise InputError(MSG("unknown_table", name=name), hint=MSG("table_hint", names=", ".join(tables)))
-    return _read(f"{prefix}_table_{key}.parquet").copy()
+    if key not in EXAMPLES:
+        raise InputError(MSG("unknown_example", name=key), hint=MSG("unknown_example_hint"))
+    return EXAMPLES[key]()
 
 
-def chile_table_names() -> list[str]:
-    """Names of the Chilean covariate source tables (see :data:`CHILE_TABLES` for what each holds)."""
-    return list(CHILE_TABLES)
+def read_panel(source, *, country: str | None = "auto", decimal: str | None = None) -> Panel:
+    """A Panel from ``"example:chile"`` / ``"example:brazil"`` (:func:`example`) or from a panel file
+    (:func:`brecha.panel.read_panel`, with its ``country`` and ``decimal``). This is ``brecha.read_panel``.
 
-
-def chile_table(name: str) -> pd.DataFrame:
-    """A Chilean covariate source table, tidy, with a 5-digit 2018 ``unit`` column (and ``year`` where it
-    varies by year). Values as published, except: poverty in percent in both files, SINIM 2006-2012 codes
-    harmonised to 2018 and text cells ("Costo Fijo") made NaN, facility opening dates converted from Excel
-    serials. Details in PROVENANCE.md."""
-    return _table("cl", CHILE_TABLES, name)
-
-
-def brazil_table_names() -> list[str]:
-    return list(BRAZIL_TABLES)
-
-
-def brazil_table(name: str) -> pd.DataFrame:
-    """A Brazilian table: ``census`` (unit, year 1991/2000/2010, gini, income_per_capita, poor_percent,
-    population_census, existed) or ``causes`` (unit, year, deaths and deaths by ICD-10 chapter of the underlying
-    cause, plus deaths_primary_care_sensitive)."""
-    return _table("br", BRAZIL_TABLES, name)
-
-
-def ledger(name: str) -> pd.DataFrame:
-    """Row accounting of the embedded dataset ``"chile"`` or ``"brazil"``.
-
-    One line per source file, year, status and reason: ``status`` is "read" (rows in the source), "kept",
-    "excluded" (with the reason), "filled" (rows added, e.g. births 0 where the source has no row) or "note"
-    (a subset of kept rows worth knowing about). ``rows``, ``births`` and ``deaths`` are sums over the lines'
-    source rows, so for each source: read = kept + excluded.
+    The examples live here, above the Panel, so that ``brecha.panel`` never imports the shipped data.
     """
-    key = str(name).strip().lower()
-    if key not in LEDGERS:
-        raise InputError(MSG("unknown_table", name=name), hint=MSG("table_hint", names=", ".join(LEDGERS)))
-    book = _read("ledger.parquet")
-    return book[book["dataset"] == key].drop(columns="dataset").reset_index(drop=True)
+    text = str(source)
+    if text.startswith("example:"):
+        return example(text.split(":", 1)[1])
+    return read_panel_file(source, country=country, decimal=decimal)

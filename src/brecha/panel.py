@@ -23,6 +23,9 @@ from .panel_checks import (ATTRIBUTE_COLUMNS, COUNT_COLUMNS, FIRST_YEAR, REQUIRE
                            _cells, _check_counts, _check_covariate, _check_duplicates, _check_years,
                            _data_warnings, _examples, _shown, _unit_table, _validate, last_year)
 from .panel_checks import MESSAGES as CHECK_MESSAGES
+from .panel_levels import (LEVELS, check_level, group_of, group_table, level_notes,  # noqa: F401
+                           level_units, sum_members)
+from .panel_levels import MESSAGES as LEVEL_MESSAGES
 
 OUTCOMES = {"infant": "deaths", "neonatal": "deaths_neonatal", "postneonatal": "deaths_postneonatal"}
 OUTCOME_ALIASES = {
@@ -32,7 +35,6 @@ OUTCOME_ALIASES = {
     "tardia": "postneonatal", "tardía": "postneonatal", "infantil_tardia": "postneonatal",
     "deaths_postneonatal": "postneonatal",
 }
-LEVELS = ("province", "region", "country")
 
 MSG = Catalog({
     **CHECK_MESSAGES,  # the validation's own (brecha.panel_checks), so MSG knows every key
@@ -49,26 +51,11 @@ MSG = Catalog({
                  "none of the requested years ({asked}) is in the panel ({have})"),
     "unknown_subset_units": ("unidades pedidas que no están en el panel: {codes}",
                              "requested units that are not in the panel: {codes}"),
-    "no_level": ("no se puede agregar a '{level}': faltan los atributos de unidad",
-                 "cannot aggregate to '{level}': the unit attributes are missing"),
-    "aggregated": ("agregado a {level}: conteos y población sumados; las demás covariables como promedios "
-                   "ponderados por nacimientos",
-                   "aggregated to {level}: counts and population summed; other covariates as births-weighted "
-                   "means"),
-    "left_out": ("agregado a {level}: {n} unidad-años sin nacimientos o defunciones quedaron fuera de las sumas "
-                 "(ver units_missing)",
-                 "aggregated to {level}: {n} unit-years without births or deaths were left out of the sums "
-                 "(see units_missing)"),
-    "level_province": ("provincia", "province"),
-    "level_region": ("región", "region"),
-    "level_country": ("país", "country"),
-    "bad_level": ("nivel '{level}' desconocido; use province, region o country",
-                  "unknown level '{level}'; use province, region or country"),
-    "bad_incomplete": ("incomplete debe ser 'missing' o 'available', no {value!r}",
-                       "incomplete must be 'missing' or 'available', not {value!r}"),
-    "unknown_example": ("ejemplo '{name}' desconocido", "unknown example '{name}'"),
-    "unknown_example_hint": ("use example:chile o example:brazil (en la línea de comandos: --example chile|brazil)",
-                             "use example:chile or example:brazil (on the command line: --example chile|brazil)"),
+    **LEVEL_MESSAGES,  # summing up the hierarchy (brecha.panel_levels)
+    "example_not_file": ("'{source}' nombra un ejemplo incluido, no un archivo de panel",
+                         "'{source}' names an embedded example, not a panel file"),
+    "example_not_file_hint": ("léalo con brecha.read_panel('{source}') o brecha.datasets.example('{name}')",
+                              "read it with brecha.read_panel('{source}') or brecha.datasets.example('{name}')"),
 })
 
 
@@ -215,110 +202,114 @@ class Panel:
         so). Covariates are averaged with births as weights (the rate-consistent choice for a per-capita
         covariate), except totals, whose name starts with ``population`` / ``poblacion`` (e.g.
         ``population``, ``population_age0``): those are summed like the counts.
+
+        The sums are :func:`brecha.panel_levels.sum_members`, the rule of :meth:`events` too. With
+        ``"available"`` a unit-year without births or without infant deaths is left out whole (the panel has
+        one births column for all its counts). For the rate of one outcome by level use
+        ``events(outcome, level=...)``, which pairs the births with that outcome's own deaths.
         """
-        if incomplete not in ("missing", "available"):
-            raise InputError(MSG("bad_incomplete", value=incomplete))
-        if level not in LEVELS:
-            raise InputError(MSG("bad_level", level=level))
-        if self.units is None or level not in self.units.columns or self.units[level].isna().all():
-            if level != "country":
-                raise InputError(MSG("no_level", level=level))
-        units = self.units.copy()
-        if level == "country":
-            code = self.country or "ALL"
-            units["country"] = code
-            units["country_name"] = MSG(f"country_{code}") if f"country_{code}" in MSG else code
-        key = units.set_index("unit")[level].astype(str)
-        d = self.data.copy()
-        d["unit"] = d["unit"].map(key)
+        check_level(level, incomplete)
+        units = level_units(self.units, level, self.country)
+        d = self.data
+        keys = [d["unit"].map(group_of(units, level)), d["year"]]
         counts = [c for c in COUNT_COLUMNS if c in d.columns]
-        notes = ()
         if incomplete == "available":
             # a unit-year without births or without deaths is left out whole, so that numerator and
             # denominator of the group's rate cover the same units
             incomplete_rows = (d["births"].isna() | d["deaths"].isna()).to_numpy()
-            d.loc[incomplete_rows, counts] = pd.NA
-            members_missing = pd.Series(incomplete_rows, index=d.index).groupby([d["unit"], d["year"]]).sum()
-        summed = d.groupby(["unit", "year"], sort=True)[counts].sum(min_count=1)
-        if incomplete == "missing":
-            # a group total is not available when any member's count is missing
-            anymissing = d[counts].isna().groupby([d["unit"], d["year"]]).any()
-            for c in counts:
-                summed[c] = summed[c].mask(anymissing[c]).astype("Int64")
+            lacking = pd.DataFrame({c: incomplete_rows for c in counts}, index=d.index)
         else:
-            for c in counts:
-                summed[c] = summed[c].astype("Int64")
+            lacking = d[counts].isna()
+        summed, members_missing = sum_members(d[counts], keys, lacking, incomplete)
+        summed = summed.astype("Int64")
+        if incomplete == "available":
             summed["units_missing"] = members_missing.astype(float)
-            if members_missing.any():
-                notes = (MSG("left_out", level=MSG(f"level_{level}"), n=int(members_missing.sum())),)
+        else:
+            members_missing = 0
         parts = [summed]
         covs = [c for c in self.covariates if not is_total_covariate(c)]
         totals = [c for c in self.covariates if is_total_covariate(c)]
         if totals:
             # population is a total: summed like the counts (and missing when a member is, unless "available")
-            sums = d[totals].astype(float).groupby([d["unit"], d["year"]]).sum(min_count=1)
-            if incomplete == "missing":
-                sums = sums.mask(d[totals].isna().groupby([d["unit"], d["year"]]).any())
-            parts.append(sums)
+            parts.append(sum_members(d[totals].astype(float), keys, d[totals].isna(), incomplete)[0])
         if covs:
-            w = d["births"].astype(float).fillna(0.0)
+            # weights: the births that entered the sums (a unit-year left out weighs nothing)
+            w = d["births"].mask(lacking["births"]).astype(float).fillna(0.0)
             weighted = d[covs].astype(float).mul(w, axis=0)
             has = d[covs].notna().astype(float).mul(w, axis=0)
-            num = weighted.groupby([d["unit"], d["year"]]).sum(min_count=1)
-            den = has.groupby([d["unit"], d["year"]]).sum()
+            num = weighted.groupby(keys).sum(min_count=1)
+            den = has.groupby(keys).sum()
             parts.append(num / den.replace(0, np.nan))
         data = pd.concat(parts, axis=1).reset_index()
         data = data[["unit", "year"] + [c for c in data.columns if c not in ("unit", "year")]]
         data = data[[c for c in data.columns if c not in self.covariates] + self.covariates]
-        name_col = {"province": "province_name", "region": "region_name", "country": "country_name"}[level]
-        attrs = units.drop_duplicates(level)
-        new_units = pd.DataFrame({"unit": attrs[level].astype(str).values,
-                                  "name": attrs[name_col].astype(str).values if name_col in attrs else
-                                  attrs[level].astype(str).values})
-        for upper in LEVELS[LEVELS.index(level) + 1:]:
-            if upper in attrs:
-                new_units[upper] = attrs[upper].values
-                if f"{upper}_name" in attrs:
-                    new_units[f"{upper}_name"] = attrs[f"{upper}_name"].values
-        new_units["level"] = level
-        note = MSG("aggregated", level=MSG(f"level_{level}"))
-        return Panel(data, new_units, self.country, self.source, self.notes + (note,) + notes, self.registry,
-                     validate=False, warnings=list(self.warnings))
+        return Panel(data, group_table(units, level), self.country, self.source,
+                     self.notes + level_notes(level, members_missing), self.registry, validate=False,
+                     warnings=list(self.warnings))
 
-    def events(self, outcome: str = "infant", years=None, pool: bool = False) -> pd.DataFrame:
-        """Events and births per unit and year (or pooled over the years).
+    def units_at(self, level: str) -> pd.DataFrame:
+        """The groups at ``level`` as unit attributes (``unit, name``, the levels above, ``level``): the
+        ``units`` of ``aggregate(level)`` and of the rows of ``events(level=level)``."""
+        check_level(level)
+        return group_table(level_units(self.units, level, self.country), level)
+
+    def events(self, outcome: str = "infant", years=None, pool: bool = False, level: str | None = None,
+               incomplete: str = "available") -> pd.DataFrame:
+        """Events and births per unit and year (or pooled over the years); the input of every analysis.
 
         Returns ``unit, period, year, events, births`` (+ ``n_years`` when pooled). ``period`` is "2010"
         for a year, "2005-2014" for a pooled period. Pooling sums the years where both counts exist.
+
+        ``level`` (``province``, ``region``, ``country``) sums the units up to it first, per group and
+        year (:mod:`brecha.panel_levels`), pairing each member's births with this outcome's own deaths:
+        ``incomplete="available"`` (default) sums the members that have both, ``"missing"`` gives ``<NA>``
+        when any member lacks either. The column ``units_missing`` then counts the member unit-years left
+        out (summed over the years when pooled), and ``attrs["notes"]`` holds the panel's notes plus what
+        was summed and left out. The groups' names are in :meth:`units_at`.
         """
         name = resolve_outcome(outcome)
         column = OUTCOMES[name]
         if column not in self.data.columns:
             raise InputError(MSG("outcome_missing", column=column, name=name), file=self.source,
                              hint=MSG("outcome_missing_hint"))
+        if level is not None:
+            check_level(level, incomplete)
+            units = level_units(self.units, level, self.country)
         d = self.data
         if years is not None:
             yrs = [years] if isinstance(years, int) else list(years)
             if not set(yrs) & set(d["year"]):
                 raise InputError(MSG("no_years", asked=_span(yrs), have=_span(self.years)))
             d = d[d["year"].isin(yrs)]
-        out = pd.DataFrame({"unit": d["unit"].values, "year": d["year"].values,
-                            "events": d[column].values, "births": d["births"].values})
+        if level is None:
+            out = pd.DataFrame({"unit": d["unit"].values, "year": d["year"].values,
+                                "events": d[column].values, "births": d["births"].values})
+        else:
+            counts = pd.DataFrame({"events": d[column], "births": d["births"]})
+            either = counts.isna().any(axis=1)  # deaths without births, or births without deaths
+            keys = [d["unit"].map(group_of(units, level)), d["year"]]
+            sums, missing = sum_members(counts, keys, pd.DataFrame({"events": either, "births": either}),
+                                        incomplete)
+            out = sums.astype("Int64").assign(units_missing=missing.astype("int64")).reset_index()
         if not pool:
             out.insert(1, "period", out["year"].astype(str))
-            return out.sort_values(["unit", "year"], kind="stable").reset_index(drop=True)
+            out = out.sort_values(["unit", "year"], kind="stable").reset_index(drop=True)
+            return _with_level_notes(out, self, level, incomplete)
         label = _span(sorted(set(years))) if years is not None else _span(self.years)
         ok = out["events"].notna() & out["births"].notna()
         pooled = out[ok].groupby("unit", sort=True).agg(events=("events", "sum"), births=("births", "sum"),
                                                          n_years=("year", "nunique"))
         pooled = pooled.reindex(sorted(out["unit"].unique()))
         pooled["n_years"] = pooled["n_years"].fillna(0).astype(int)
+        if level is not None:
+            pooled["units_missing"] = out.groupby("unit", sort=True)["units_missing"].sum()
         pooled = pooled.reset_index()
         pooled.insert(1, "period", label)
         pooled.insert(2, "year", pd.array([pd.NA] * len(pooled), dtype="Int64"))
         pooled["events"] = pooled["events"].astype("Int64")
         pooled["births"] = pooled["births"].astype("Int64")
-        return pooled
+        return _with_level_notes(pooled, self, level, incomplete,
+                                 out["units_missing"] if level is not None else None)
 
     def with_covariates(self, table: pd.DataFrame, notes=()) -> "Panel":
         """Add covariate columns from a ``unit, year, ...`` table (left join; unmatched cells stay empty)."""
@@ -374,6 +365,15 @@ def parse_years(text) -> list[int]:
     return out
 
 
+def _with_level_notes(table: pd.DataFrame, panel: Panel, level, incomplete, units_missing=None):
+    """An events table by level carries the panel's notes and the level's (``attrs["notes"]``)."""
+    if level is not None:
+        missing = table["units_missing"] if units_missing is None else units_missing
+        table.attrs["notes"] = list(panel.notes) + list(
+            level_notes(level, missing if incomplete == "available" else 0))
+    return table
+
+
 def _span(years) -> str:
     years = sorted(int(y) for y in years)
     if not years:
@@ -397,7 +397,9 @@ def detect_country(codes: pd.Series) -> str | None:
 
 
 def read_panel(source, *, country: str | None = "auto", decimal: str | None = None) -> Panel:
-    """A Panel from a panel file (.csv .parquet .xlsx .json) or an embedded example ("example:chile").
+    """A Panel from a panel file (.csv .parquet .xlsx .json). The embedded examples ("example:chile") are
+    read by ``brecha.read_panel`` (:func:`brecha.datasets.read_panel`), above the Panel: this module never
+    imports the shipped data.
 
     ``country="auto"`` picks the registry that knows most of the unit codes (then every unknown code is an
     error); ``None`` skips registry checks (any area codes). ``decimal`` ('.' or ',') states how numbers
@@ -405,14 +407,8 @@ def read_panel(source, *, country: str | None = "auto", decimal: str | None = No
     """
     text = str(source)
     if text.startswith("example:"):
-        from . import datasets
-
-        name = text.split(":", 1)[1].strip().lower()
-        loaders = {"chile": datasets.chile, "cl": datasets.chile, "brazil": datasets.brazil,
-                   "brasil": datasets.brazil, "br": datasets.brazil}
-        if name not in loaders:
-            raise InputError(MSG("unknown_example", name=name), hint=MSG("unknown_example_hint"))
-        return loaders[name]()
+        raise InputError(MSG("example_not_file", source=text),
+                         hint=MSG("example_not_file_hint", source=text, name=text.split(":", 1)[1].strip()))
     from .io import read_table
 
     table = read_table(source, dtype={"unit": str}, decimal=decimal)

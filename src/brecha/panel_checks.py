@@ -6,16 +6,11 @@ checks on each input file, with that file's rows, so every name here is importab
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 import pandas as pd
 
 from .errors import InputError, warn
 from .i18n import Catalog
-
-if TYPE_CHECKING:
-    from .panel import Panel
 
 COUNT_COLUMNS = ("births", "deaths", "deaths_neonatal", "deaths_postneonatal")
 REQUIRED_COLUMNS = ("unit", "year", "births", "deaths")
@@ -107,7 +102,7 @@ def _cells(values, rows, n: int = 8) -> str:
     return ", ".join(pairs) + extra
 
 
-def _validate(panel: "Panel") -> tuple[pd.DataFrame, pd.DataFrame]:
+def _validate(panel) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Check and normalise the data table; build the unit attributes. Raises InputError."""
     raw = panel.data
     src = panel.source
@@ -223,7 +218,7 @@ def _check_covariate(series: pd.Series, col: str, rows, src) -> pd.Series:
     return values.astype(float)
 
 
-def _data_warnings(panel: "Panel", d: pd.DataFrame) -> None:
+def _data_warnings(panel, d: pd.DataFrame) -> None:
     births = d["births"]
     deaths = d["deaths"]
     above = (deaths > births).fillna(False).astype(bool)
@@ -244,7 +239,7 @@ def _data_warnings(panel: "Panel", d: pd.DataFrame) -> None:
             warn(msg)
 
 
-def _unit_table(panel: "Panel", d: pd.DataFrame, attr_table: pd.DataFrame | None) -> pd.DataFrame:
+def _unit_table(panel, d: pd.DataFrame, attr_table: pd.DataFrame | None) -> pd.DataFrame:
     codes = pd.DataFrame({"unit": sorted(d["unit"].unique())})
     if panel.units is not None:
         given = panel.units.copy()

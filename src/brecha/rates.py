@@ -59,15 +59,20 @@ def events_table(panel, outcome: str = "infant", years=None, pool: bool = False,
 
     Returns ``(events, units, outcome_name)``: the ``unit, period, year, events, births`` table (counts as
     pandas ``Int64``), the unit attributes (``unit, name, region, ...``; None for a plain table) and the
-    canonical outcome name. A plain table needs ``unit``, ``events`` (or ``deaths``), ``births`` and either
+    canonical outcome name. With ``level`` the units are summed up to it by
+    :meth:`brecha.panel.Panel.events` (the members that have both this outcome's deaths and births; the
+    table has ``units_missing`` and the notes in ``attrs``) and the attributes are the groups'. A plain
+    table needs ``unit``, ``events`` (or ``deaths``), ``births`` and either
     ``year`` or ``period``; ``years`` and ``pool`` then work on its ``year`` column.
     """
     from .panel import Panel
 
     if isinstance(panel, Panel):
         name = _outcome_name(outcome)
-        p = panel.aggregate(level, incomplete="available") if level else panel
-        return p.events(name, years=years, pool=pool), p.units, name
+        if not level:
+            return panel.events(name, years=years, pool=pool), panel.units, name
+        # summed by Panel.events, pairing the births with this outcome's deaths (brecha.panel_levels)
+        return panel.events(name, years=years, pool=pool, level=level), panel.units_at(level), name
     if not isinstance(panel, pd.DataFrame):
         raise InputError(MSG("bad_input", kind=type(panel).__name__))
     if level:

@@ -534,7 +534,9 @@ def run_study(study: Study | str | Path, output_dir, *, lang: str | None = None,
     """Run a study end to end and write its report into ``output_dir``; returns the built report.
 
     ``progress`` is a callable taking one message (the CLI prints them); ``lang`` overrides the study's
-    language.
+    language. The study reads and checks the file; the report (:mod:`brecha.report`) takes the parsed Study
+    and never imports this module, so the dependency runs one way (imported here, when a report is asked
+    for, so that reading a study does not load matplotlib).
     """
     from .report.build import build_report
 

@@ -74,16 +74,16 @@ def test_codes_of_every_period_count_in_their_2018_commune(deaths_file, split, c
 def test_chunk_size_variable_is_set_only_while_reading(deaths_file, monkeypatch):
     # polars reads POLARS_CSV_CHUNK_SIZE at each collect (it has no argument for it): brecha sets it while
     # its scans run, then restores the previous state; a value the user set is kept
-    from brecha.ingest import deis
+    from brecha.ingest import deis_reader
 
     seen = []
-    original = deis._fast_query
+    original = deis_reader._fast_query
 
     def spy(spec):
         seen.append(os.environ.get("POLARS_CSV_CHUNK_SIZE"))
         return original(spec)
 
-    monkeypatch.setattr(deis, "_fast_query", spy)
+    monkeypatch.setattr(deis_reader, "_fast_query", spy)
     monkeypatch.delenv("POLARS_CSV_CHUNK_SIZE", raising=False)
     for user_value in (None, "123456"):
         if user_value:

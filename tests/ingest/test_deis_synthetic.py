@@ -173,9 +173,9 @@ def test_strict_reader_agrees_with_the_fast_reader(tmp_path, monkeypatch):
     files = synthetic.generate(tmp_path, deaths_rows=6000, births_rows=4000, seed=9, years=(2008, 2012),
                                births_variant="header-comma-utf8")
     fast = _ingest(deaths=files.deaths, births=files.births)
-    from brecha.ingest import deis
+    from brecha.ingest import deis_reader
 
-    monkeypatch.setattr(deis, "_count_byte", lambda path, byte: -1)     # every file fails the count check
+    monkeypatch.setattr(deis_reader, "_count_byte", lambda path, byte: -1)     # every file fails the count check
     strict = _ingest(deaths=files.deaths, births=files.births)
     assert strict.panel.data.equals(fast.panel.data)
     assert strict.ledger.to_frame("en").equals(fast.ledger.to_frame("en"))

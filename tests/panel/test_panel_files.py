@@ -168,10 +168,34 @@ def test_embedded_data_records_its_warnings_without_emitting_them():
 
 
 def test_unknown_example_is_refused_in_both_languages():
+    import brecha
+
     for lang, words in (("en", "unknown example 'peru'"), ("es", "ejemplo 'peru' desconocido")):
         set_language(lang)
         with pytest.raises(InputError, match=words):
-            read_panel("example:peru")
+            brecha.read_panel("example:peru")
+        with pytest.raises(InputError, match=words):
+            datasets.example("Peru")
+
+
+def test_examples_are_read_above_the_panel():
+    """brecha.read_panel reads "example:chile" (brecha.datasets, above the Panel); brecha.panel.read_panel
+    reads files only and says where the examples are, in both languages."""
+    import brecha
+
+    chile = brecha.read_panel("example:CL")
+    assert (len(chile.unit_codes), chile.years[0], chile.years[-1], chile.source) == (346, 2000, 2015,
+                                                                                       "brecha.datasets.chile")
+    assert int(chile.data["deaths"].sum()) == int(datasets.chile().data["deaths"].sum())
+    assert len(datasets.example("brasil").unit_codes) == 5570
+    for lang, words, hint in (("en", "'example:chile' names an embedded example, not a panel file",
+                               "read it with brecha.read_panel('example:chile') or brecha.datasets.example('chile')"),
+                              ("es", "'example:chile' nombra un ejemplo incluido, no un archivo de panel",
+                               "léalo con brecha.read_panel('example:chile') o brecha.datasets.example('chile')")):
+        set_language(lang)
+        with pytest.raises(InputError) as caught:
+            read_panel("example:chile")
+        assert words in str(caught.value) and hint in str(caught.value)
 
 
 def test_example_brazil_summary(capsys):

@@ -68,12 +68,13 @@ def parse_years(text: str) -> list[int]:
 
 def load_panel(args):
     """The Panel named by the PANEL argument or --example."""
+    from ..datasets import example
     from ..panel import read_panel
 
     if getattr(args, "example", None) and getattr(args, "panel", None):
         raise InputError(MSG("both_panel"))
     if getattr(args, "example", None):
-        panel = read_panel(f"example:{args.example}")
+        panel = example(args.example)
     elif not getattr(args, "panel", None):
         raise InputError(MSG("need_panel"))
     else:

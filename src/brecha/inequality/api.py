@@ -356,7 +356,7 @@ def inequality(panel, outcome="infant", years=None, pool=False, rank_by=None, gr
         warn(msg("few_replicates", n=bootstrap, level=f"{100 * conf_level:g}",
                  minimum=minimum_replicates(conf_level)))
     if rank_by is not None and rank_by not in panel.data.columns:
-        from .covariates import buildable_hint
+        from ..covariates import buildable_hint
 
         raise InputError(msg("unknown_covariate", covariate=rank_by), column=rank_by,
                          hint=msg("covariate_hint", have=", ".join(panel.covariates) or "-") + buildable_hint(panel))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..covariates import buildable_hint  # noqa: F401  (importable from here too)
 from ..i18n import Catalog
 from . import measures as M
 from .api import RESULT_COLUMNS, parse_measures
@@ -29,7 +30,6 @@ MSG = Catalog({
                 "{period}: {n} unit(s) without a value of '{covariate}' (or without a weight) are left out"),
     "mean_label": ("Media", "Mean"),
     "exact": ("ninguno: los valores de la covariable se toman como exactos", "none: covariate values taken as exact"),
-    "can_attach": ("; brecha puede agregar: {names}", "; brecha can attach: {names}"),
     "empty": ("'{covariate}' no tiene valores (o pesos) en: {periods}; esos períodos quedan fuera",
               "'{covariate}' has no values (or weights) in: {periods}; those periods are left out"),
     "not_applicable": ("medidas no aplicables a una covariable: {names}",
@@ -140,15 +140,6 @@ def covariate_inequality(panel, covariate, weight=None, years=None, measures="al
     if notes:
         out.attrs["notes"] = notes
     return out
-
-
-def buildable_hint(panel) -> str:
-    """'; brecha can attach: ...' naming the covariates brecha builds for the panel's country, or ''."""
-    from .. import covariates
-
-    country = str(getattr(panel, "country", "") or "").upper()
-    names = list({"CL": covariates.CHILE_SOURCES, "BR": covariates.BRAZIL_SOURCES}.get(country, {}))
-    return MSG("can_attach", names=", ".join(names)) if names else ""
 
 
 def _as_series(data, msg) -> dict[str, pd.Series]:

@@ -188,7 +188,7 @@ def fit_frame(frame: pd.DataFrame, outcome: str, covariates, *, unit: str = "uni
 
 
 def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes, lang, outcome_label):
-    from . import count, linear, random_effects
+    from . import count, linear, negbin_fe, random_effects
     from . import tests as spec
 
     if not 0 < float(conf_level) < 1:
@@ -222,7 +222,7 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
         "negbin": lambda s: count.fit_negbin(design, s, time_effects),
         "poisson_fe": lambda s: count.fit_poisson_fe(design, s, time_effects),
         "poisson_re": lambda s: count.fit_poisson_re(design, s, time_effects),
-        "negbin_fe": lambda s: count.fit_negbin_fe(design, s, time_effects),
+        "negbin_fe": lambda s: negbin_fe.fit_negbin_fe(design, s, time_effects),
     }
     if any(m in COUNT_MODELS for m in wanted) and design.counts is None:
         raise InputError(MSG("count_needs_counts", lang))
@@ -265,7 +265,7 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
         if any(r["test"] for r in rows if "Hausman" in r["test"]):
             notes.append(MSG("hausman_conventional", lang))
     if run_tests and "negbin_fe" in fits:
-        lr, p_value = count.overdispersion_lr_test(fits["negbin_fe"])
+        lr, p_value = negbin_fe.overdispersion_lr_test(fits["negbin_fe"])
         rows.append({"test": MSG("lr_overdispersion", lang), "statistic": lr, "df": 1.0, "p_value": p_value,
                      "df_denominator": np.nan, "note": MSG("lr_overdispersion_note", lang)})
     table = pd.DataFrame(rows, columns=["test", "statistic", "df", "p_value", "df_denominator", "note"])

@@ -323,16 +323,3 @@ def fit_poisson_re(design: Design, se: str = "clustered", time_effects: bool = F
                design.n_units, {"alpha": float(np.exp(p[-1])), "llf": float(-f)}, rate_ratio=True,
                hidden_terms=tuple(hidden) + ("log_alpha",), problems=tuple(problems))
 
-
-def fit_negbin_fe(design: Design, se: str = "clustered", time_effects: bool = False) -> Fit:
-    """NB2 with unit indicators (Allison & Waterman 2002): see :mod:`brecha.models.negbin_fe`."""
-    from .negbin_fe import fit_negbin_fe as fit
-
-    return fit(design, se, time_effects)
-
-
-def overdispersion_lr_test(fit: Fit) -> tuple[float, float]:
-    """LR test of alpha = 0 for ``negbin_fe``: see :mod:`brecha.models.negbin_fe`."""
-    from .negbin_fe import overdispersion_lr_test as test
-
-    return test(fit)

@@ -6,8 +6,10 @@ table, the tables as CSV and the figures.
     >>> report = build_report(example_study("chile"), "out", lang="en")   # doctest: +SKIP
     >>> report.headline["gap"]["text"]                               # doctest: +SKIP
 
-Modules: ``build`` (orchestration, headline numbers), ``figures`` (matplotlib charts and maps), ``html``
-(the page), ``excel`` (the workbook), ``labels`` (Spanish/English text), ``methods`` (formulas and
-references). See docs/report.md.
+Modules: ``build`` (load, run the steps, assemble, write), ``analyses`` (the analyses' tables and facts),
+``sections/`` (one module per section: ``build(results, page)``; the registry ``sections.STEPS``), ``page``
+(the report being assembled), ``blocks`` (Report, Section, Block), ``html`` (the page, Jinja2 templates in
+``templates/``), ``figures`` (matplotlib charts and maps), ``excel`` (the workbook), ``labels``
+(Spanish/English text), ``methods`` (formulas and references). See docs/report.md and docs/ARCHITECTURE.md.
 """
 from .build import Report, build_report  # noqa: F401

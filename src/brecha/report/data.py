@@ -186,6 +186,15 @@ def _provenance_text(study) -> str:
 
 def _count(value: int, lang: str) -> str:
     """A count with thousands separators in the report's language (5.570 in Spanish, 5,570 in English)."""
-    from .html import localise
+    from .formatting import localise
 
     return localise(f"{int(value):,}", lang)
+
+
+def short_region(name: str) -> str:
+    """'Región de Aysén del Gral.Ibañez del Campo' -> 'Aysén del Gral.Ibañez del Campo' (chart titles)."""
+    for prefix in ("Región Metropolitana de ", "Región de la ", "Región de los ", "Región de ", "Región del ",
+                   "Región "):
+        if name.startswith(prefix):
+            return name[len(prefix):] if "Metropolitana" not in prefix else "Metropolitana"
+    return name

@@ -7,6 +7,7 @@ LABELS = Catalog({
     # document
     "report": ("Informe", "Report"),
     "generated": ("Generado con brecha {version} el {date}", "Generated with brecha {version} on {date}"),
+    "footer_about": ("desigualdad de la mortalidad infantil", "infant mortality inequality"),
     "contents": ("Contenido", "Contents"),
     "not_available": ("No disponible: {reason}", "Not available: {reason}"),
     "module_missing": ("el módulo {module} no está instalado en esta versión",
@@ -79,6 +80,7 @@ LABELS = Catalog({
                       "None of the {units} lies above the 99.8 % funnel limit."),
     "c_interval": ("IC 95 %", "95 % CI"),
     "h_trend": ("¿Se cierra la brecha?", "Is the gap closing?"),
+    "h_per_year": (" %/año", " %/yr"),  # after the APC of the gap's ratio on the first screen
     "h_closing": ("La razón entre el quinto de mayor y el de menor mortalidad baja {apc} % por año "
                   "(IC 95 %: {lo} a {hi}), de {first} en {y0} a {last} en {y1}.",
                   "The ratio between the highest and lowest fifths falls by {apc} % a year "
@@ -156,6 +158,7 @@ LABELS = Catalog({
                       "Trend class {period} ({method}, p < {alpha}); not classified: {unit} with more than half of "
                       "the years without deaths."),
     "cap_map_offshore": (" No se muestran: {names}.", " Not shown: {names}."),
+    "map_inset_CL": ("Región Metropolitana", "Región Metropolitana"),  # the inset of Chile's maps: a proper name
     "cap_funnel": ("TMI {period} frente al número de nacimientos; límites de control {method}. Marcadas las "
                    "{units} sobre el límite superior de 99,8 %.",
                    "IMR {period} against the number of births; control limits {method}. Marked: the {units} "

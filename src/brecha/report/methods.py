@@ -4,6 +4,7 @@ The markup here is fixed text written by brecha (no data goes into it), so it is
 """
 from __future__ import annotations
 
+from .blocks import Block
 from .labels import L
 
 # key -> (analysis that must have been asked for, or "" for always), Spanish, English
@@ -153,8 +154,6 @@ OUTCOME_NOTE = {
 
 
 def methods_blocks(study, lang: str) -> list:
-    from .build import Block
-
     blocks = [Block("text", text=L("methods_intro", lang))]
     outcomes = study.outcomes or ["infant"]
     for i, outcome in enumerate(outcomes):  # the formulas below are written for the IMR; say what stands in

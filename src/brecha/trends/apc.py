@@ -38,6 +38,7 @@ import pandas as pd
 from ..errors import InputError
 from ..i18n import Catalog
 from .prais import RHO_METHODS, prais_winsten
+from .series import classify, prepare_series  # noqa: F401  (both importable from here too)
 
 ZERO_RULES = ("add-half", "pool-years", "skip")
 ZERO_ALIASES = {"pool": "pool-years", "pool_years": "pool-years", "add_half": "add-half", "half": "add-half"}
@@ -71,17 +72,6 @@ MSG = Catalog({
                                "{value} looks like a percentage: write {proportion}"),
     "bad_input": ("se esperaba un Panel o una tabla con columnas unit, year, events, births",
                   "expected a Panel or a table with columns unit, year, events, births"),
-    "too_few": ("{n} año(s) utilizable(s); se necesitan al menos {need}",
-                "{n} usable year(s); at least {need} needed"),
-    "skipped_zero": ("{n} año(s) sin muertes: unidad omitida (regla skip)",
-                     "{n} year(s) without deaths: unit skipped (rule skip)"),
-    "all_zero": ("ninguna muerte en todo el periodo: sin tendencia estimable",
-                 "no deaths in the whole period: no trend can be estimated"),
-    "too_few_pooled": ("{n} periodo(s) tras agrupar años; se necesitan al menos {need}",
-                       "{n} period(s) after pooling years; at least {need} needed"),
-    "dropped": ("años sin nacimientos o sin dato omitidos: {years}",
-                "years without births or data dropped: {years}"),
-    "zero_note": ("{n} año(s) sin muertes ({rule})", "{n} year(s) without deaths ({rule})"),
     "first_dropped": ("|rho| >= 1: primera observación omitida (Cochrane-Orcutt)",
                       "|rho| >= 1: first observation dropped (Cochrane-Orcutt)"),
     "no_df": ("sin grados de libertad para el error estándar", "no degrees of freedom left for the standard error"),
@@ -92,19 +82,12 @@ MSG = Catalog({
                      "standard error is not credible; no class (use more years or aggregate units)"),
     "too_few_warning": ("{count} unidad(es) con menos de {need} años utilizables quedan sin estimación",
                         "{count} unit(s) with fewer than {need} usable years are left without estimates"),
-    "sparse": ("{n} de {m} años sin muertes: tendencia sin clasificar (la estimación refleja sobre todo la "
-               "regla {rule} y los nacimientos); agregue (p. ej. provincia) o agrupe periodos",
-               "{n} of {m} years without deaths: trend not classified (the estimate mostly reflects the {rule} "
-               "rule and the births); aggregate (e.g. province) or pool periods"),
     "bad_zero_share": ("la proporción máxima de años sin muertes debe estar entre 0 y 1 (se recibió {value})",
                        "the largest share of years without deaths must be between 0 and 1 (got {value})"),
     "bad_zero_share_hint": ("escríbala como proporción, p. ej. 0.5 (la mitad de los años)",
                             "write it as a proportion, e.g. 0.5 (half of the years)"),
-    "coverage": ("datos solo de {first} a {last}", "data only from {first} to {last}"),
     "bad_level": ("nivel de agregación desconocido '{value}'; use uno de {choices}",
                   "unknown aggregation level '{value}'; use one of {choices}"),
-    "no_level": ("las unidades del panel no tienen la columna '{level}': no se puede agregar",
-                 "the panel's units have no '{level}' column: cannot aggregate"),
     "level_needs_panel": ("level='{level}' necesita un Panel (las unidades con su {level}); con una tabla, "
                           "sume los conteos antes", "level='{level}' needs a Panel (the units with their {level}); "
                           "with a table, sum the counts first"),
@@ -151,11 +134,11 @@ def _event_table(panel, outcome, years, level, incomplete="sum", drop_creation_y
         from ..panel import resolve_outcome
 
         outcome = resolve_outcome(outcome)
-        ev = panel.events(outcome, years=years)
         units = getattr(panel, "units", None)
         if level:
-            ev, names, notes = _aggregate(ev, units, level, getattr(panel, "country", None), incomplete)
+            ev, names, notes = _level_events(panel, outcome, years, level, incomplete)
         else:
+            ev = panel.events(outcome, years=years)
             if units is not None and "name" in units.columns:
                 names = dict(zip(units["unit"].astype(str), units["name"].astype(str)))
             if drop_creation_year:
@@ -179,13 +162,14 @@ def _event_table(panel, outcome, years, level, incomplete="sum", drop_creation_y
     return table, names, outcome, notes
 
 
-def _aggregate(ev, units, level, country, incomplete):
-    """Sum unit events and births up to ``level`` (``province``, ``region``, ``country``).
+def _level_events(panel, outcome, years, level, incomplete):
+    """The units summed up to ``level`` by :meth:`brecha.panel.Panel.events` (``level=``), with the
+    groups' names and per-group notes.
 
-    ``incomplete="sum"`` (default) sums the unit-years that have both counts and notes how many were
-    left out; ``"drop"`` makes the aggregate year missing when any of its units lacks a count (the
-    rule of :meth:`brecha.panel.Panel.aggregate`). A unit-year without a row is not missing: a commune
-    created in 2004 has no rows before, its territory being counted in its parent.
+    ``incomplete="sum"`` (default) sums the unit-years that have both counts (the outcome's deaths and
+    births) and notes how many were left out; ``"drop"`` makes the aggregate year missing when any of its
+    units lacks either count. A unit-year without a row is not missing: a commune created in 2004 has no
+    rows before, its territory being counted in its parent.
     """
     from ..registry import COUNTRIES
 
@@ -193,37 +177,20 @@ def _aggregate(ev, units, level, country, incomplete):
         raise InputError(MSG("bad_level", value=level, choices=", ".join(LEVELS)))
     if incomplete not in INCOMPLETE_RULES:
         raise InputError(MSG("bad_incomplete", value=incomplete, choices=", ".join(INCOMPLETE_RULES)))
-    if level == "country":
-        listed = units["country"].dropna().astype(str).unique() if units is not None and "country" in units else []
-        code = country or (listed[0] if len(listed) == 1 else "ALL")
-        group = pd.Series(code, index=ev.index, dtype="str")
-        names = {code: COUNTRIES.get(code, code)}
+    ev = panel.events(outcome, years=years, level=level,
+                      incomplete="available" if incomplete == "sum" else "missing")
+    if level == "country":  # the country's name in the registry's words, whatever the language
+        names = {code: COUNTRIES.get(code, code) for code in ev["unit"].astype(str).unique()}
     else:
-        if units is None or level not in units.columns or units[level].isna().all():
-            raise InputError(MSG("no_level", level=level))
-        key = dict(zip(units["unit"].astype(str), units[level].astype(str)))
-        group = ev["unit"].astype(str).map(key)
-        name_col = f"{level}_name"
-        source = units[name_col] if name_col in units.columns else units[level]
-        names = dict(zip(units[level].astype(str), source.astype(str)))
-    events = _floats(ev["events"])
-    births = _floats(ev["births"])
-    missing = np.isnan(events) | np.isnan(births)
-    frame = pd.DataFrame({"unit": group.to_numpy(), "year": ev["year"].to_numpy(dtype=int),
-                          "events": np.where(missing, 0.0, events), "births": np.where(missing, 0.0, births),
-                          "missing": missing.astype(int), "no_events": np.isnan(events).astype(int),
-                          "no_births": np.isnan(births).astype(int)})
-    summed = frame.groupby(["unit", "year"], sort=True).sum().reset_index()
+        groups = panel.units_at(level)
+        names = dict(zip(groups["unit"].astype(str), groups["name"].astype(str)))
     notes = {}
-    gaps = summed[summed["missing"] > 0]
-    if incomplete == "drop":  # the count that is missing in a member is missing in the total
-        summed.loc[summed["no_events"] > 0, "events"] = np.nan
-        summed.loc[summed["no_births"] > 0, "births"] = np.nan
-    else:
+    if incomplete == "sum":
+        gaps = ev[ev["units_missing"] > 0]
         for unit, rows in gaps.groupby("unit", sort=False):
-            detail = ", ".join(f"{y}: {m}" for y, m in zip(rows["year"], rows["missing"]))
-            notes[str(unit)] = [MSG("incomplete_sum", n=int(rows["missing"].sum()), detail=detail)]
-    return summed[["unit", "year", "events", "births"]], names, notes
+            detail = ", ".join(f"{y}: {m}" for y, m in zip(rows["year"], rows["units_missing"]))
+            notes[str(unit)] = [MSG("incomplete_sum", n=int(rows["units_missing"].sum()), detail=detail)]
+    return ev[["unit", "year", "events", "births"]], names, notes
 
 
 def _drop_creation_years(ev, registry, names):
@@ -257,141 +224,6 @@ def _floats(column: pd.Series) -> np.ndarray:
     if isinstance(column.dtype, np.dtype) and column.dtype.kind in "iuf":
         return column.to_numpy(dtype=float)
     return pd.to_numeric(column).to_numpy(dtype=float, na_value=np.nan)
-
-
-def _wide(table):
-    """Unit x year matrices of events and births (NaN where absent)."""
-    codes, uniques = pd.factorize(table["unit"])  # hashing: much faster than sorting strings
-    uniques = np.asarray(uniques, dtype=object).astype(str)
-    order = np.argsort(uniques, kind="stable")
-    rank = np.empty(len(order), dtype=int)
-    rank[order] = np.arange(len(order))
-    units = uniques[order]
-    unit_idx = rank[codes]
-    years, year_idx = np.unique(table["year"], return_inverse=True)
-    events = np.full((len(units), len(years)), np.nan)
-    births = np.full((len(units), len(years)), np.nan)
-    present = np.zeros((len(units), len(years)), dtype=bool)
-    events[unit_idx, year_idx] = table["events"]
-    births[unit_idx, year_idx] = table["births"]
-    present[unit_idx, year_idx] = True
-    return units, years, events, births, present
-
-
-def _pool_years(years, events, births):
-    """Pool each zero-death year with the following year(s); trailing zeros join the previous group."""
-    groups, current = [], []
-    for i in range(len(years)):
-        current.append(i)
-        if events[current].sum() > 0:
-            groups.append(current)
-            current = []
-    if current:
-        if groups:
-            groups[-1].extend(current)
-        else:
-            return None
-    x = np.array([years[g].mean() for g in groups])
-    e = np.array([events[g].sum() for g in groups])
-    b = np.array([births[g].sum() for g in groups])
-    return x, e, b
-
-
-def prepare_series(table, zero="add-half", min_years=3, max_zero_share=0.5, extra_notes=None):
-    """Per-unit usable series after the missing-year and zero-death rules.
-
-    ``extra_notes`` maps unit codes to notes placed first in the unit's note. Units fitted with more than
-    ``max_zero_share`` of their usable years without deaths are marked ``sparse`` (their class is
-    withheld by the callers).
-
-    Returns ``(units, info, series)``: ``info`` a DataFrame with one row per unit (flags and notes),
-    ``series`` a list of ``(x, unit_positions, Y, E)`` groups of units sharing the same x values
-    (``Y`` = log10 rate per 1,000 and ``E`` the event counts after the zero rule, shape units x years)
-    ready for a vectorised fit.
-    """
-    units, years, events, births, present = _wide(table)  # present: the unit has a row that year
-    usable = ~np.isnan(events) & ~np.isnan(births) & (births > 0)
-    zero_mask = usable & (events == 0)
-    n_zero = zero_mask.sum(axis=1)
-    n_usable = usable.sum(axis=1)
-    dropped = present & ~usable
-    none = n_usable == 0
-    first = pd.arrays.IntegerArray(years[np.argmax(usable, axis=1)].astype("int64"), none)
-    last = pd.arrays.IntegerArray(years[len(years) - 1 - np.argmax(usable[:, ::-1], axis=1)].astype("int64"), none)
-    events_total = np.where(usable, events, 0.0).sum(axis=1)
-    extra_notes = extra_notes or {}
-    notes = [list(extra_notes.get(str(u), [])) for u in units]
-    # a series that starts late or ends early (no rows at all, e.g. a commune created in 2004)
-    has_row = present.any(axis=1)
-    first_row = np.argmax(present, axis=1)
-    last_row = len(years) - 1 - np.argmax(present[:, ::-1], axis=1)
-    for i in np.flatnonzero(has_row & ((first_row > 0) | (last_row < len(years) - 1))):
-        notes[i].append(MSG("coverage", first=int(years[first_row[i]]), last=int(years[last_row[i]])))
-    dropped_years = np.full(len(units), "", dtype=object)
-    for i in np.flatnonzero(dropped.any(axis=1)):
-        dropped_years[i] = ",".join(str(y) for y in years[dropped[i]])
-        notes[i].append(MSG("dropped", years=dropped_years[i]))
-    fit_ok = n_usable >= min_years
-    for i in np.flatnonzero(~fit_ok):
-        notes[i].append(MSG("too_few", n=int(n_usable[i]), need=min_years))
-    all_zero = fit_ok & (events_total == 0)
-    for i in np.flatnonzero(all_zero):
-        notes[i].append(MSG("all_zero"))
-    # with no death at all, any zero rule would turn the births series into a fake trend
-    fit_ok = fit_ok & ~all_zero
-
-    sparse = fit_ok & (n_zero > max_zero_share * n_usable) & (zero != "skip")
-    for i in np.flatnonzero(sparse):
-        notes[i].append(MSG("sparse", n=int(n_zero[i]), m=int(n_usable[i]), rule=zero))
-
-    groups: dict[tuple, list] = {}
-    if zero == "skip":
-        skip = fit_ok & (n_zero > 0)
-        for i in np.flatnonzero(skip):
-            notes[i].append(MSG("skipped_zero", n=int(n_zero[i])))
-        fit_ok = fit_ok & ~skip
-    elif zero == "add-half":
-        events = np.where(zero_mask, 0.5, events)
-        for i in np.flatnonzero(fit_ok & (n_zero > 0) & ~sparse):
-            notes[i].append(MSG("zero_note", n=int(n_zero[i]), rule=zero))
-    elif zero == "pool-years":
-        pooled_units = np.flatnonzero(fit_ok & (n_zero > 0))  # (units without any death are out already)
-        for i in pooled_units:
-            if not sparse[i]:
-                notes[i].append(MSG("zero_note", n=int(n_zero[i]), rule=zero))
-            cols = np.flatnonzero(usable[i])
-            result = _pool_years(years[cols].astype(float), events[i, cols], births[i, cols])
-            if result is None or len(result[0]) < min_years:
-                n_groups = 0 if result is None else len(result[0])
-                notes[i].append(MSG("too_few_pooled", n=n_groups, need=min_years))
-                fit_ok[i] = False
-                continue
-            x, e, b = result
-            groups.setdefault(tuple(x), []).append((i, np.log10(1000.0 * e / b), e))
-        fit_ok = fit_ok.copy()
-        fit_ok[pooled_units] = False  # fitted through their own groups below
-    rate = np.where(usable, 1000.0 * events / np.where(usable, births, 1.0), np.nan)
-    with np.errstate(divide="ignore"):
-        lograte = np.log10(rate)
-    series = []
-    candidates = np.flatnonzero(fit_ok)
-    if len(candidates):
-        masks = usable[candidates]
-        if (masks == masks[0]).all():
-            patterns, inverse = masks[:1], np.zeros(len(candidates), dtype=int)
-        else:
-            patterns, inverse = np.unique(masks, axis=0, return_inverse=True)
-        for p, pattern in enumerate(patterns):
-            members = candidates[np.flatnonzero(inverse.ravel() == p)]
-            series.append((years[pattern].astype(float), members, lograte[np.ix_(members, pattern)],
-                           events[np.ix_(members, pattern)]))
-    for x, members in groups.items():
-        idx = np.array([m[0] for m in members])
-        series.append((np.array(x), idx, np.vstack([m[1] for m in members]), np.vstack([m[2] for m in members])))
-    info = pd.DataFrame({"unit": units, "zero_years": n_zero, "n_years": n_usable, "first_year": first,
-                         "last_year": last, "events_total": events_total, "dropped_years": dropped_years,
-                         "sparse": sparse, "note": ["; ".join(n) for n in notes]})
-    return units, info, series
 
 
 def trends(panel, outcome: str = "infant", years=None, method: str = "prais-winsten", rho: str = "regress",
@@ -579,15 +411,3 @@ def trends(panel, outcome: str = "infant", years=None, method: str = "prais-wins
     })
     out.attrs["notes"] = panel_notes
     return out
-
-
-def classify(slope, p_value, alpha, withheld=None):
-    """Trend codes: ``increasing`` / ``decreasing`` where p < alpha (by the slope's sign), ``stationary``
-    otherwise; missing where there is no p-value or the class is ``withheld`` (sparse units)."""
-    slope = np.asarray(slope, dtype=float)
-    p_value = np.asarray(p_value, dtype=float)
-    code = np.where(p_value < alpha, np.where(slope > 0, "increasing", "decreasing"), "stationary")
-    missing = ~np.isfinite(p_value)
-    if withheld is not None:
-        missing |= np.asarray(withheld, dtype=bool)
-    return pd.array(np.where(missing, None, code), dtype="str")

@@ -38,6 +38,7 @@ import pandas as pd
 from .. import progress
 from ..errors import InputError
 from ..i18n import Catalog
+from .series import classify, prepare_series
 
 SELECTIONS = ("bic", "permutation")
 WEIGHTS = (None, "poisson")
@@ -381,8 +382,6 @@ def joinpoint_trends(table, names, outcome, zero="add-half", alpha=0.05, min_yea
                      min_segment=2, aapc_years=None, max_zero_share=0.5, extra_notes=None):
     """Per-unit joinpoint rows for :func:`brecha.trends.trends`: the AAPC row (the unit's overall trend)
     first, then one row per segment. Sparse units (see ``max_zero_share``) get no class on any row."""
-    from .apc import classify, prepare_series
-
     _check_options(selection, weights)
     all_years = np.unique(table["year"])
     if aapc_years is not None and len(all_years) and (

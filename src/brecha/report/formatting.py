@@ -1,0 +1,67 @@
+"""Numbers for reading, in the report's language: Spanish writes 1.234,5 and English 1,234.5.
+
+:func:`fmt_number` formats a table cell by its column (counts with thousands separators, p-values, years,
+rates with one or two decimals); :func:`fmt` and :func:`fmt_int` format the numbers of a sentence; an
+undefined or infinite value reads "–"."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+
+def localise(text: str, lang: str) -> str:
+    """Spanish writes 1.234,5; English 1,234.5."""
+    if lang != "es":
+        return text
+    return text.replace(",", "\u2009").replace(".", ",").replace("\u2009", ".")
+
+
+def fmt(value, digits: int, lang: str) -> str:
+    """A number of a sentence with ``digits`` decimals and thousands separators; "–" when undefined."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return "–"
+    if not np.isfinite(v):
+        return "–"
+    return localise(f"{v:,.{digits}f}", lang)
+
+
+def fmt_int(value, lang: str) -> str:
+    """A count with thousands separators (5.570 in Spanish, 5,570 in English)."""
+    try:
+        return localise(f"{int(value):,}", lang)
+    except (TypeError, ValueError):
+        return "–"
+
+
+def fmt_number(value, column: str, lang: str) -> str:
+    """Numbers for reading: counts with thousands separators, p-values, rates with 1-2 decimals."""
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return "–"
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    if not np.isfinite(v):
+        return "–"
+    col = column.lower()
+    if col in ("p_value", "p", "pvalue") or col.endswith("_p_value"):
+        text = "<0.001" if v < 0.001 else f"{v:.3f}"
+    elif col in ("year", "first_year", "last_year") or col.endswith("_year"):
+        return str(int(v))
+    elif float(v).is_integer() and (col in ("events", "births", "deaths", "n", "n_years", "n_units", "rows",
+                                            "df", "count", "nobs", "n_obs") or col.endswith(("births", "events",
+                                                                                              "deaths", "_n"))):
+        text = f"{int(v):,}"
+    elif abs(v) >= 1000:
+        text = f"{v:,.0f}"
+    elif abs(v) >= 100:
+        text = f"{v:,.1f}"
+    elif abs(v) >= 1 or v == 0:
+        text = f"{v:,.2f}"
+    else:
+        text = f"{v:.3g}"
+    return localise(text, lang)
