@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..panel import parse_years
+from ..panel_levels import sum_members
 from .calls import Unavailable, _call, _function, _module
 from .data import _names, short_region
 from .headline import extreme_fifths, log_linear_apc, rate_ratio_ci
@@ -399,13 +400,18 @@ def gap(res: StudyResults) -> None:
     py = py[py["unit"].isin(groups.index)]
     g = py.assign(group=py["unit"].map(groups))
     g = g[g["group"].isin(["high", "low"])]
-    sums = g.groupby(["year", "group"])[["events", "births"]].sum().astype(float)
+    # the fifths' totals by the one summing rule (brecha.panel_levels): a unit-year enters with both its
+    # deaths and its births or not at all
+    counts = g[["events", "births"]].astype(float)
+    lacking = counts.isna().any(axis=1)
+    lacking = pd.DataFrame({"events": lacking, "births": lacking})
+    sums, _ = sum_members(counts, [g["year"], g["group"]], lacking, "available")
     rate = (sums["events"] / sums["births"] * 1000).unstack("group")
     series = pd.DataFrame({"year": rate.index.astype(int), "high": rate["high"].to_numpy(),
                            "low": rate["low"].to_numpy()})
     series["ratio"] = series["high"] / series["low"]
     series["difference"] = series["high"] - series["low"]
-    tot = g.groupby("group")[["events", "births"]].sum().astype(float)
+    tot, _ = sum_members(counts, [g["group"]], lacking, "available")
     out = {"groups": groups, "series": series,
            "high_rate": tot.loc["high", "events"] / tot.loc["high", "births"] * 1000,
            "low_rate": tot.loc["low", "events"] / tot.loc["low", "births"] * 1000,
