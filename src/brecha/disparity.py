@@ -39,6 +39,7 @@ from .i18n import Catalog
 from .intervals import as_float, check_conf_level, join_flags, poisson_exact_limits, z_value
 from .intervals import divide as _div
 from .rates import carry_notes, events_table
+from .compat import text_array
 
 MSG = Catalog({
     **REFERENCE_MESSAGES,  # the reference's own (brecha.disparity_reference)
@@ -544,7 +545,7 @@ def disparity(panel, reference, outcome: str = "infant", years=None, pool: bool 
     flag_rows = np.concatenate([np.repeat(flag_codes[:len(rows)], nm), flag_codes[len(rows):][trep]])
     units_out = np.concatenate([ev["unit"].to_numpy(dtype=object)[rep], np.full(len(trep), TOTAL, dtype=object)])
     out = pd.DataFrame({
-        "unit": pd.array(units_out, dtype="str"),
+        "unit": text_array(units_out),
         "period": _categorical(np.concatenate([pidx[rep], trep]), periods),
         "outcome": _categorical(np.zeros(len(rep) + len(trep), dtype=np.int64), [name]),
         "measure": _categorical(np.concatenate([np.tile([MEASURES.index(m) for m in specific], len(rows)),

@@ -24,6 +24,7 @@ import pandas as pd
 from .errors import InputError
 from .i18n import Catalog
 from .intervals import check_conf_level, interval_detail, resolve_ci_method
+from .compat import text_array
 
 MSG = Catalog({
     "need_columns": ("la tabla de eventos necesita las columnas {need}; tiene {have}",
@@ -204,9 +205,9 @@ def rates(panel, outcome: str = "infant", years=None, pool: bool = False, ci: st
         "estimate": res["estimate"],
         "lower": res["lower"],
         "upper": res["upper"],
-        "method": method if (used == method).all() else pd.array(used, dtype="str"),
+        "method": method if (used == method).all() else text_array(used),
         "conf_level": conf_level,
-        "flag": pd.array(res["flag"], dtype="str"),
+        "flag": text_array(res["flag"]),
     })
     out = attach_names(out, units)
     if "n_years" in ev.columns:

@@ -25,6 +25,9 @@ def _ingest(**kw):
 
 
 def _nonzero(frame: pd.DataFrame) -> pd.DataFrame:
+    # codes compared as plain text (the truth keeps pandas' "string" dtype, the Panel its own text dtype,
+    # which differ on pandas 2)
+    frame = frame.assign(unit=frame["unit"].astype(str))
     frame = frame.set_index(["unit", "year"])[["births", "deaths", "deaths_neonatal", "deaths_postneonatal"]]
     frame = frame.astype("int64")
     return frame[(frame != 0).any(axis=1)].sort_index()

@@ -167,10 +167,12 @@ def _classify(table: pd.DataFrame, kind: str, years, harmonised: pd.DataFrame) -
     t["year"] = t["year"].astype("Int64")
     t["code"] = t["code"].astype("Int64")
     t = t.merge(harmonised[["code", "year", "unit"]], how="left", on=["code", "year"])
-    year_missing = t["year"].isna().to_numpy()
-    outside = (~t["year"].isin(list(years)).to_numpy()) if years is not None else np.zeros(len(t), bool)
-    code_missing = t["code"].isna().to_numpy()
-    unit_missing = t["unit"].isna().to_numpy()
+    # plain numpy booleans (a nullable column's isin gives a BooleanArray, object under .to_numpy() on pandas 2)
+    year_missing = t["year"].isna().to_numpy(dtype=bool)
+    outside = (~t["year"].isin(list(years)).to_numpy(dtype=bool, na_value=False) if years is not None
+               else np.zeros(len(t), bool))
+    code_missing = t["code"].isna().to_numpy(dtype=bool)
+    unit_missing = t["unit"].isna().to_numpy(dtype=bool)
     unknown_code = (t["code"] == 99999).fillna(False).to_numpy(dtype=bool)
     k = t["k"].to_numpy(dtype=np.int64)
     if kind == "deaths":

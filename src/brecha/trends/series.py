@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..i18n import Catalog
+from ..compat import text_array
 
 MSG = Catalog({
     "too_few": ("{n} año(s) utilizable(s); se necesitan al menos {need}",
@@ -189,4 +190,4 @@ def classify(slope, p_value, alpha, withheld=None):
     missing = ~np.isfinite(p_value)
     if withheld is not None:
         missing |= np.asarray(withheld, dtype=bool)
-    return pd.array(np.where(missing, None, code), dtype="str")
+    return text_array(np.where(missing, None, code))
