@@ -10,7 +10,7 @@ import warnings
 
 from ..errors import BrechaWarning
 from ..i18n import Catalog
-from .common import add_decimal_argument, add_output_argument
+from .common import add_decimal_argument, add_output_argument, declare_outputs
 
 MSG = Catalog({
     "help": ("tablas CSV/Excel/Parquet (largas o anchas) a un archivo de panel",
@@ -59,14 +59,21 @@ def add_parser(subparsers) -> None:
     add_decimal_argument(p)
     p.add_argument("--quiet", action="store_true", help=MSG("quiet_help"))
     add_output_argument(p, required=True)
+    declare_outputs(p, companions=ledger_paths)  # checked with -o before any work (cli.main)
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def ledger_paths(out) -> list:
+    """The ledger files written beside the panel ``out``."""
     from ..ingest.ledger import Ledger
+
+    return list(Ledger.paths_beside(out))
+
+
+def run(args) -> int:
     from ..ingest.tables import ingest_tables
     from ..io import write_table
-    from ..outputs import check_file_targets, together
+    from ..outputs import together
 
     mapping = {role: getattr(args, f"{option}_col") for option, role in ROLE_OPTIONS
                if getattr(args, f"{option}_col")}
@@ -77,8 +84,6 @@ def run(args) -> int:
         mapping["decimal"] = args.decimal  # numbers written as text: '1.234,5' (',') or '1,234.5' ('.')
     sheet = int(args.sheet) if str(args.sheet).isdigit() else args.sheet
     inputs = [str(spec).partition("=")[0] for spec in args.files]
-    # before any work: the panel and its ledger name files, none of them an input (brecha.outputs)
-    check_file_targets([args.output, *Ledger.paths_beside(args.output)], inputs=inputs)
     for path in inputs:
         _check_sheet(path, sheet)
     country = None if args.country.lower() == "none" else args.country
