@@ -35,10 +35,6 @@ MSG = Catalog({
     "saved": ("Guardado: {paths}", "Saved: {paths}"),
     "sheet_help": ("hoja de Excel (nombre o número, desde 0)", "Excel sheet (name or number, from 0)"),
     "warnings": ("Avisos:", "Warnings:"),
-    "no_sheet": ("no hay hoja {sheet} (el archivo tiene {n}: {names})",
-                 "there is no sheet {sheet} (the file has {n}: {names})"),
-    "no_sheet_hint": ("indique --sheet con un nombre de esa lista o un número desde 0",
-                      "give --sheet a name from that list or a number from 0"),
     "done": ("Panel: {units} unidades, años {years}, {rows} filas",
              "Panel: {units} units, years {years}, {rows} rows"),
 })
@@ -83,9 +79,6 @@ def run(args) -> int:
     if args.decimal:
         mapping["decimal"] = args.decimal  # numbers written as text: '1.234,5' (',') or '1,234.5' ('.')
     sheet = int(args.sheet) if str(args.sheet).isdigit() else args.sheet
-    inputs = [str(spec).partition("=")[0] for spec in args.files]
-    for path in inputs:
-        _check_sheet(path, sheet)
     country = None if args.country.lower() == "none" else args.country
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", BrechaWarning)  # printed once, below, with the panel's own warnings
@@ -108,24 +101,3 @@ def run(args) -> int:
         written = [write_table(panel.data, args.output), *result.ledger.save(args.output)]
     print(MSG("saved", paths=", ".join(str(p) for p in written)))
     return 0
-
-
-def _check_sheet(path: str, sheet) -> None:
-    """--sheet names a sheet the workbook has (else pandas' ValueError would end in a traceback)."""
-    from pathlib import Path
-
-    from ..errors import InputError
-
-    if Path(path).suffix.lower() not in (".xlsx", ".xlsm") or not Path(path).is_file():
-        return  # other formats have no sheets; a missing file is reported by the reader
-    from openpyxl import load_workbook
-
-    try:
-        book = load_workbook(path, read_only=True)
-        names = list(book.sheetnames)
-        book.close()
-    except Exception:  # not a readable workbook: the reader says so, with the file named
-        return
-    if (isinstance(sheet, int) and sheet >= len(names)) or (isinstance(sheet, str) and sheet not in names):
-        raise InputError(MSG("no_sheet", sheet=sheet, n=len(names), names=", ".join(names)), file=path,
-                         hint=MSG("no_sheet_hint"))
