@@ -168,7 +168,7 @@ def smooth(panel, outcome: str = "infant", years=None, pool: bool = False, prior
         rate_ = _div(mi, ai) + np.where(ok, n, 0.0)
         lower = gammaincinv(shape, alpha_q) / rate_
         upper = gammaincinv(shape, 1.0 - alpha_q) / rate_
-    # A <= 0: no between-unit variance to borrow from; the unit's own rate and exact Poisson interval
+    # A <= 0: no between-unit variance to estimate (Marshall truncates A to 0)
     degenerate = ai == 0
     own = degenerate & ok
     own_lower, own_upper = poisson_exact_limits(np.where(own, d, 0.0), alpha_q, alpha_q)
