@@ -6,15 +6,24 @@
 Each bench_<name>.py has a ``main()`` that runs its workload, prints what it measured and the bar it is
 held to (from the issue that set it), and returns True when the bar is met. Benchmarks are run on demand,
 never as timed unit tests.
+
+Each benchmark runs in a child process of its own (``run.py --child NAME``), so its memory is its own: the
+line after it gives that child's wall time, CPU time (user + system, every thread) and true peak resident
+memory (``ru_maxrss`` of ``os.wait4`` for that child, not the largest of all children so far), and the
+machine's load average. Steps inside a benchmark are measured with ``measure.step`` (VmHWM reset per
+step) or as child commands with ``measure.run_command`` (benchmarks/measure.py).
 """
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # measure.py, synthetic_panel.py
+
+from measure import run_command  # noqa: E402
 
 
 def discover(names: list[str]) -> list[Path]:
@@ -29,18 +38,32 @@ def discover(names: list[str]) -> list[Path]:
     return files
 
 
+def run_child(name: str) -> int:
+    """Run one benchmark in this process (the child); exit 0 bar met, 3 bar missed."""
+    (path,) = discover([name])
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module
+    spec.loader.exec_module(module)
+    return 3 if module.main() is False else 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--child"]:
+        return run_child(argv[1])
     results = {}
     for path in discover(argv):
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[path.stem] = module
-        spec.loader.exec_module(module)
-        print(f"== {path.stem.removeprefix('bench_')}")
-        start = time.perf_counter()
-        ok = module.main()
-        results[path.stem] = ok
-        print(f"   ({time.perf_counter() - start:.1f} s in all)\n")
+        name = path.stem.removeprefix("bench_")
+        print(f"== {name}", flush=True)
+        load = os.getloadavg()[0]
+        r = run_command([sys.executable, str(Path(__file__).resolve()), "--child", name], stdout=None)
+        if r["code"] not in (0, 3):
+            print(r["stderr"])
+        results[path.stem] = None if r["code"] == 0 else False
+        # wait4's peak is the larger of the benchmark process's own and of the commands it ran and waited for
+        print(f"   ({r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU in all; peak {r['peak_mb']:.0f} MB, of the benchmark "
+              f"process or the largest command it ran; load average {load:.1f} on {os.cpu_count()} cores)\n",
+              flush=True)
     failed = [name for name, ok in results.items() if ok is False]
     print("bars met: " + ", ".join(n for n, ok in results.items() if ok is not False))
     if failed:

@@ -24,6 +24,9 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from brecha.registry import codes as registry_codes  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "tools"))
+import build_data_argentina  # noqa: E402
+
 SPLITS = [  # child, parent, created_year (all four by laws of 2004; SOURCES.md section 6)
     ("01107", "01101", 2004),  # Alto Hospicio from Iquique
     ("08112", "08110", 2004),  # Hualpén from Talcahuano
@@ -505,6 +508,10 @@ def main(argv=None) -> int:
     _panel, population = chile_panel(src, out, units, splits)
     chile_tables(src, out, units, history, splits, population)
     brazil(src, out)
+    build_data_argentina.argentina(src, out, write_parquet, ledger)
+    build_data_argentina.araucania(src, out, write_parquet, FILES)
+    ORIGINS.update(build_data_argentina.ORIGINS)
+    TRANSFORMS.update(build_data_argentina.TRANSFORMS)
     ledger_df = pd.DataFrame(LEDGER)
     for column in ("births", "deaths"):
         ledger_df[column] = ledger_df[column].astype("Int64")
@@ -688,7 +695,8 @@ def write_provenance(path, files, ledger_df, src):
         "run from the repository root). Do not edit by hand: this file is written by the build, which also checks",
         "the documented totals and stops if a source does not look as described. Sources are real, public data,",
         "taken from public GitHub repositories (origin and commit below, as recorded in the source folder's",
-        "`SOURCES.md`). Codes are the 2018 Chilean commune codes (5-digit text, `unit`) and 6-digit IBGE codes.",
+        "`SOURCES.md`). Codes (`unit`, text): Chile's 2018 CUT (5 digits), Brazil's IBGE codes (6 digits),",
+        "Argentina's INDEC province codes (2 digits).",
         "",
         "Total size: " + f"{sum((path.parent / n).stat().st_size for n in files) / 1024:,.0f} KiB.",
         "",
@@ -720,8 +728,18 @@ def write_provenance(path, files, ledger_df, src):
                          "empty; 2 more rows have births empty but keep their deaths: "
                          + ", ".join(f"{u} {y} ({d} death{'s' if d != 1 else ''})" for u, y, d in facts["births_only"])
                          + ". Births stay <NA> in all 162 rows (never 0); those 2 deaths are kept")
+        if name == "ar_panel.parquet":
+            lines += ["", "National totals of the 24 provinces (rates per 1,000 live births; 2016 without the "
+                      "deaths of residence abroad or unknown, which the source does not give that year):", "",
+                      "| year | births | infant | neonatal | post-neonatal | IMR | NMR | PNMR |",
+                      "|---|---|---|---|---|---|---|---|"]
+            for year, row in facts["national_ar"].iterrows():
+                b = int(row["births"])
+                lines.append(f"| {year} | {b:,} | {int(row['deaths']):,} | {int(row['deaths_neonatal']):,} | "
+                             f"{int(row['deaths_postneonatal']):,} | {1000 * row['deaths'] / b:.2f} | "
+                             f"{1000 * row['deaths_neonatal'] / b:.2f} | {1000 * row['deaths_postneonatal'] / b:.2f} |")
         lines.append("")
-    lines += ["## Row accounting (the ledger, `brecha.datasets.ledger(\"chile\")` / `(\"brazil\")`)", "",
+    lines += ["## Row accounting (the ledger, `brecha.datasets.ledger(\"chile\")`, `(\"brazil\")`, `(\"argentina\")`)", "",
               "For each source file: rows read = rows kept + rows excluded, and the same for the births and deaths",
               "they hold. \"filled\" rows are added (births 0 where the source has no row); \"note\" lines describe a",
               "subset of the kept rows. Summed over years:", "",

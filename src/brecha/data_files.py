@@ -40,7 +40,12 @@ BRAZIL_TABLES = {
     "census": "Atlas Brasil census indicators 1991/2000/2010: gini, income per capita, % poor, population",
     "causes": "Infant deaths by ICD-10 chapter and primary-care-sensitive deaths, municipality x year",
 }
-LEDGERS = ("chile", "brazil")
+ARGENTINA_TABLES = {
+    "neonatal_days": "Neonatal deaths split into 0-6 and 7-27 days by province and year (empty in 2016 and 2024)",
+}
+LEDGERS = ("chile", "brazil", "argentina")
+# the raw rows of the Araucanía 2021 example (brecha.datasets.araucania): shipped file -> name written out
+ARAUCANIA_FILES = {"deaths": "araucania_2021_defunciones_deis.csv", "births": "araucania_2021_nacidos_vivos_ine.csv"}
 
 
 @functools.lru_cache(maxsize=None)
@@ -81,6 +86,53 @@ def brazil_data(covariates: bool = True) -> pd.DataFrame:
     return data.reset_index(drop=True)
 
 
+def argentina_data() -> pd.DataFrame:
+    """The Argentine panel as a long DataFrame: unit (INDEC province code), year 2005-2024, births, deaths,
+    deaths_neonatal, deaths_postneonatal (Int64)."""
+    return read("ar_panel.parquet").copy().reset_index(drop=True)
+
+
+def argentina_table_names() -> list[str]:
+    """Names of the Argentine tables (see :data:`ARGENTINA_TABLES`)."""
+    return list(ARGENTINA_TABLES)
+
+
+def argentina_table(name: str) -> pd.DataFrame:
+    """An Argentine table: ``neonatal_days`` (unit, year, deaths_neonatal, deaths_neonatal_early (0-6 days),
+    deaths_neonatal_late (7-27 days); <NA> where the source has no split: 2016 and 2024)."""
+    return _table("ar", ARGENTINA_TABLES, name)
+
+
+def araucania_births() -> pd.DataFrame:
+    """INE live births 2021 by commune of Araucanía (unit, name, year, births) with the DEIS counts the
+    source table gives (check_deaths, check_deaths_neonatal, check_deaths_postneonatal), for checking."""
+    return read("cl_araucania_2021_births.parquet").copy()
+
+
+def write_araucania_files(folder) -> dict:
+    """Write the Araucanía 2021 example's raw inputs into ``folder`` and return their paths: ``deaths``, the
+    DEIS death rows exactly as DEIS publishes them (27 columns, ';', Latin-1, no header; 8,619 rows), and
+    ``births``, the INE births table (codigo_comuna, nombre_comuna, anio, nacidos_vivos). The inputs of
+    ``brecha ingest deis --deaths DEATHS --births-table BIRTHS``. Written atomically (brecha.outputs)."""
+    import gzip
+    from pathlib import Path
+
+    from .outputs import write_file
+    from .registry import data_path
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    with data_path("cl_araucania_2021_deis_deaths.csv.gz").open("rb") as handle:
+        raw = gzip.decompress(handle.read())
+    paths = {key: folder / name for key, name in ARAUCANIA_FILES.items()}
+    write_file(paths["deaths"], lambda target: Path(target).write_bytes(raw))
+    births = araucania_births().rename(columns={"unit": "codigo_comuna", "name": "nombre_comuna", "year": "anio",
+                                                "births": "nacidos_vivos"})
+    text = births[["codigo_comuna", "nombre_comuna", "anio", "nacidos_vivos"]].to_csv(index=False)
+    write_file(paths["births"], lambda target: Path(target).write_text(text, encoding="utf-8"))
+    return paths
+
+
 def _table(prefix: str, tables: dict, name: str) -> pd.DataFrame:
     key = str(name).strip().lower()
     if key not in tables:
@@ -113,7 +165,7 @@ def brazil_table(name: str) -> pd.DataFrame:
 
 
 def ledger(name: str) -> pd.DataFrame:
-    """Row accounting of the embedded dataset ``"chile"`` or ``"brazil"``.
+    """Row accounting of the embedded dataset ``"chile"``, ``"brazil"`` or ``"argentina"``.
 
     One line per source file, year, status and reason: ``status`` is "read" (rows in the source), "kept",
     "excluded" (with the reason), "filled" (rows added, e.g. births 0 where the source has no row) or "note"

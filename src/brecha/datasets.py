@@ -3,6 +3,8 @@
     >>> from brecha import datasets
     >>> chile = datasets.chile()              # 346 communes x 2000-2015, a validated Panel
     >>> brazil = datasets.brazil()            # 5,570 municipalities x 2000-2019
+    >>> argentina = datasets.argentina()      # 24 provinces x 2005-2024, infant, neonatal, post-neonatal
+    >>> araucania = datasets.araucania()      # 32 communes, 2021: raw DEIS rows -> ingest_deis, INE births
     >>> datasets.chile_table("poverty")       # covariate source tables, tidy, with a 5-digit `unit`
     >>> datasets.ledger("chile")              # every source row: kept or excluded, and why
     >>> datasets.read_panel("example:chile")  # = brecha.read_panel: an example, or a panel file
@@ -10,7 +12,9 @@
 Chile: infant deaths 2000-2015 by commune of residence (INE); live births 2000-2009 from DEIS birth records
 of mothers aged 15-49 (Bentancor & Clarke 2017), 2-5 % below the official totals, and 2010-2015 from the
 INE anuario; population from INE's 2017-based estimates (2002 on). Brazil: SIM infant deaths and SINASC
-live births by residence, IBGE population and SIOPS health spending per head. Sources, transformations
+live births by residence, IBGE population and SIOPS health spending per head. Argentina: DEIS Argentina's
+vital statistics by province of residence (births, infant, neonatal and post-neonatal deaths). Araucanía
+2021: the raw DEIS death rows of the region and INE's births by commune. Sources, transformations
 and row accounting: ``brecha/data/PROVENANCE.md``. The files are built by ``tools/build_data.py``.
 
 The shipped tables themselves are read by ``brecha.data_files`` (their names are importable from here too);
@@ -23,8 +27,10 @@ import warnings
 import pandas as pd
 
 from .covariates import add_standard
-from .data_files import (BRAZIL_TABLES, CHILE_TABLES, LEDGERS, brazil_data, brazil_table,  # noqa: F401
-                         brazil_table_names, chile_data, chile_table, chile_table_names, ledger)
+from .data_files import (ARGENTINA_TABLES, BRAZIL_TABLES, CHILE_TABLES, LEDGERS, argentina_data,  # noqa: F401
+                         argentina_table, argentina_table_names, araucania_births, brazil_data, brazil_table,
+                         brazil_table_names, chile_data, chile_table, chile_table_names, ledger,
+                         write_araucania_files)
 from .data_files import read as _read
 from .errors import BrechaWarning, InputError
 from .i18n import Catalog, format_count
@@ -75,8 +81,36 @@ MSG = Catalog({
     "spending_br": ("Gasto en salud por habitante: SIOPS, reales nominales",
                     "Health spending per head: SIOPS, nominal reais"),
     "unknown_example": ("ejemplo '{name}' desconocido", "unknown example '{name}'"),
-    "unknown_example_hint": ("use example:chile o example:brazil (en la línea de comandos: --example chile|brazil)",
-                             "use example:chile or example:brazil (on the command line: --example chile|brazil)"),
+    "unknown_example_hint": ("use example:chile, example:brazil, example:argentina o example:araucania (en la "
+                             "línea de comandos: --example chile|brazil|argentina|araucania)",
+                             "use example:chile, example:brazil, example:argentina or example:araucania (on the "
+                             "command line: --example chile|brazil|argentina|araucania)"),
+    "source_ar": ("Argentina: DEIS (Ministerio de Salud), Estadísticas vitales, por provincia de residencia, "
+                  "2005-2024: nacidos vivos y defunciones infantiles, neonatales (0-27 días) y posneonatales",
+                  "Argentina: DEIS (Ministry of Health), vital statistics by province of residence, 2005-2024: "
+                  "live births and infant, neonatal (0-27 days) and post-neonatal deaths"),
+    "excluded_ar": ("Filas que no son provincias, excluidas y contadas (brecha.datasets.ledger('argentina')): total "
+                    "del país (00), residencia en otro país (98) o ignorada (99; {deaths} defunciones infantiles "
+                    "en 2005-2024) y Gran Buenos Aires (GBA, un agregado que se superpone a 02 y 06)",
+                    "Rows that are not provinces, excluded and counted (brecha.datasets.ledger('argentina')): the "
+                    "country total (00), residence abroad (98) or unknown (99; {deaths} infant deaths in "
+                    "2005-2024) and Gran Buenos Aires (GBA, an aggregate overlapping 02 and 06)"),
+    "y2016_ar": ("2016: la fuente no trae filas de residencia en otro país o ignorada; las provincias suman "
+                 "menos que el total del país ese año",
+                 "2016: the source has no rows of residence abroad or unknown; the provinces add up to less "
+                 "than the country total that year"),
+    "split_days_ar": ("2016 y 2024: sin la división de las defunciones neonatales en 0-6 y 7-27 días "
+                      "(brecha.datasets.argentina_table('neonatal_days')); neonatal y posneonatal sí están",
+                      "2016 and 2024: no split of neonatal deaths into 0-6 and 7-27 days "
+                      "(brecha.datasets.argentina_table('neonatal_days')); neonatal and post-neonatal are given"),
+    "regions_ar": ("Regiones: las regiones estadísticas del INDEC; Gran Buenos Aires incluye solo la Ciudad "
+                   "Autónoma, y toda la provincia de Buenos Aires (con los 24 partidos del GBA) queda en Pampeana",
+                   "Regions: INDEC's statistical regions; Gran Buenos Aires holds only the Ciudad Autónoma, and "
+                   "the whole province of Buenos Aires (with the 24 partidos of GBA) is in Pampeana"),
+    "source_araucania": ("Araucanía 2021: defunciones de las filas crudas DEIS (archivo preliminar del "
+                         "2022-10-06) y nacidos vivos del Anuario de Estadísticas Vitales 2021 del INE",
+                         "Araucanía 2021: deaths from the raw DEIS rows (preliminary file of 2022-10-06) and live "
+                         "births from INE's Anuario de Estadísticas Vitales 2021"),
 })
 
 
@@ -126,12 +160,44 @@ def brazil(covariates: bool = True):
     return _embedded_panel(data, "BR", "brecha.datasets.brazil", notes)
 
 
-EXAMPLES = {"chile": chile, "cl": chile, "brazil": brazil, "brasil": brazil, "br": brazil}
+def argentina():
+    """Argentina, 24 provinces x 2005-2024: births, infant, neonatal and post-neonatal deaths (a Panel;
+    DEIS Argentina by province of residence). The notes carry the source's caveats: 2016 without the rows of
+    unknown residence, no 0-6 / 7-27 days split in 2016 and 2024, the aggregate rows left out."""
+    book = ledger("argentina")
+    unknown = book[(book["status"] == "excluded") & book["reason"].str.contains(r"\(prov 9[89]\)")]
+    notes = [MSG("source_ar"), MSG("excluded_ar", deaths=format_count(int(unknown["deaths"].sum()))),
+             MSG("y2016_ar"), MSG("split_days_ar"), MSG("regions_ar")]
+    return _embedded_panel(argentina_data(), "AR", "brecha.datasets.argentina", notes)
+
+
+def araucania():
+    """Chile's Araucanía region, 32 communes, 2021, built the way a user builds a panel from DEIS microdata:
+    the shipped raw DEIS death rows (8,619, every death of 2021 with residence in the region) go through
+    :func:`brecha.ingest.deis.ingest_deis`, and INE's births by commune through
+    :func:`brecha.ingest.births_table.attach_births` (a few seconds). Region totals: 9,860 births, 56 infant
+    deaths (41 neonatal, 15 post-neonatal): IMR 5.68, NMR 4.16, PNMR 1.52 per 1,000."""
+    import tempfile
+
+    from .ingest.births_table import attach_births
+    from .ingest.deis import ingest_deis
+
+    with tempfile.TemporaryDirectory() as folder, warnings.catch_warnings():
+        warnings.simplefilter("ignore", BrechaWarning)
+        paths = write_araucania_files(folder)
+        result = attach_births(ingest_deis(deaths=[paths["deaths"]]), paths["births"])
+    notes = [MSG("source_araucania"), *result.panel.notes]
+    return _embedded_panel(result.panel.data, "CL", "brecha.datasets.araucania", notes)
+
+
+EXAMPLES = {"chile": chile, "cl": chile, "brazil": brazil, "brasil": brazil, "br": brazil,
+            "argentina": argentina, "ar": argentina, "araucania": araucania, "araucanía": araucania}
 
 
 def example(name: str) -> Panel:
-    """The embedded example called ``name``: ``chile`` (or ``cl``) or ``brazil`` (``brasil``, ``br``), with
-    the defaults of :func:`chile` and :func:`brazil`; what ``--example NAME`` loads on the command line."""
+    """The embedded example called ``name``: ``chile`` (or ``cl``), ``brazil`` (``brasil``, ``br``),
+    ``argentina`` (``ar``) or ``araucania``, with the defaults of :func:`chile`, :func:`brazil`,
+    :func:`argentina` and :func:`araucania`; what ``--example NAME`` loads on the command line."""
     key = str(name).strip().lower()
     if key not in EXAMPLES:
         raise InputError(MSG("unknown_example", name=key), hint=MSG("unknown_example_hint"))

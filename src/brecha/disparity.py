@@ -39,7 +39,9 @@ from .i18n import Catalog
 from .intervals import as_float, check_conf_level, join_flags, poisson_exact_limits, z_value
 from .intervals import divide as _div
 from .rates import carry_notes, events_table
-from .compat import text_array
+# measure = "excess_deaths": D − B·r_ref (AR, PAR × births, as brecha.excess_deaths), built with the table
+from .disparity_table import EXCESS, excess, method_codes, unit_column
+from .disparity_table import categorical as _categorical, counts as _counts
 
 MSG = Catalog({
     **REFERENCE_MESSAGES,  # the reference's own (brecha.disparity_reference)
@@ -441,9 +443,9 @@ def disparity(panel, reference, outcome: str = "infant", years=None, pool: bool 
     -------
     DataFrame ``unit, period, outcome, measure, estimate, lower, upper, method, se, p_value, conf_level,
     events, births, rate, reference, reference_events, reference_births, reference_rate, flag`` (+ ``name``).
-    ``measure`` is ``rate_ratio``, ``attributable_risk``, ``attributable_risk_percent`` for each unit, and
-    ``rate_ratio``, ``par``, ``par_percent`` for ``unit = "TOTAL"``. ``se`` is on the log scale for rate
-    ratios and Jewell's PAR%, otherwise on the scale of the estimate. Flags: ``zero_births``, ``missing``,
+    ``measure`` is ``rate_ratio``, ``attributable_risk``, ``attributable_risk_percent``, ``excess_deaths`` per
+    unit, and ``rate_ratio``, ``par``, ``par_percent``, ``excess_deaths`` for ``unit = "TOTAL"``. ``se``: log
+    scale for rate ratios and Jewell's PAR%, otherwise the estimate's scale. Flags: ``zero_births``, ``missing``,
     ``zero_events``, ``events_exceed_births``, ``in_reference``, ``reference_zero_events``,
     ``reference_zero_births`` (no reference unit has births in that period), ``reference_incomplete``.
     """
@@ -515,25 +517,24 @@ def disparity(panel, reference, outcome: str = "infant", years=None, pool: bool 
         (valid[rows] & (n[rows] > 0) & (d[rows] > n[rows]), "events_exceed_births"),
         (zero_ref[pr], "reference_zero_events"), (n_ref[pr] == 0, "reference_zero_births"),
         (ref_incomplete[pr], "reference_incomplete")])
-    specific = ("rate_ratio", "attributable_risk", "attributable_risk_percent")
-    results = (rr, ar, af)
+    specific = ("rate_ratio", "attributable_risk", "attributable_risk_percent", EXCESS)
+    results = (rr, ar, af, excess(ar, n[rows], per))
     nm = len(specific)
 
     def interleave(key, default=np.nan):
-        stack = [np.asarray(r.get(key, np.full(len(rows), default)), dtype=object if key == "method" else float)
-                 for r in results]
-        return np.column_stack(stack).ravel()
+        return np.column_stack([np.asarray(r.get(key, np.full(len(rows), default)), dtype=float)
+                                for r in results]).ravel()
 
     # global measures, per period: rate_ratio, par, par_percent of the TOTAL
     total = population_attributable_risk(d_o, n_o, d_in, n_in, d_out, n_out, par_method, family, conf_level,
                                          per)
-    tmeasures = ("rate_ratio", "par", "par_percent")
+    total[EXCESS] = excess(total["par"], n_o + n_in, per)
+    tmeasures = ("rate_ratio", "par", "par_percent", EXCESS)
     tflags = join_flags(k, [(n_o + n_in == 0, "zero_births"), (zero_ref, "reference_zero_events"),
                             (n_ref == 0, "reference_zero_births"), (ref_incomplete, "reference_incomplete")])
 
     def tinterleave(key):
-        stack = [np.asarray(total[m].get(key, np.full(k, np.nan)), dtype=object if key == "method" else float)
-                 for m in tmeasures]
+        stack = [np.asarray(total[m].get(key, np.full(k, np.nan)), dtype=float) for m in tmeasures]
         return np.column_stack(stack).ravel()
 
     rep = np.repeat(rows, nm)
@@ -543,18 +544,18 @@ def disparity(panel, reference, outcome: str = "infant", years=None, pool: bool 
     # would otherwise cost more than all the arithmetic
     flag_codes, flag_values = pd.factorize(np.concatenate([flags, tflags]))
     flag_rows = np.concatenate([np.repeat(flag_codes[:len(rows)], nm), flag_codes[len(rows):][trep]])
-    units_out = np.concatenate([ev["unit"].to_numpy(dtype=object)[rep], np.full(len(trep), TOTAL, dtype=object)])
     out = pd.DataFrame({
-        "unit": text_array(units_out),
+        "unit": unit_column(ev["unit"], rep, len(trep), TOTAL),
         "period": _categorical(np.concatenate([pidx[rep], trep]), periods),
         "outcome": _categorical(np.zeros(len(rep) + len(trep), dtype=np.int64), [name]),
-        "measure": _categorical(np.concatenate([np.tile([MEASURES.index(m) for m in specific], len(rows)),
-                                                np.tile([MEASURES.index(m) for m in tmeasures], k)]),
-                                MEASURES),
+        "measure": _categorical(np.concatenate([np.tile([(MEASURES + (EXCESS,)).index(m) for m in specific], len(rows)),
+                                                np.tile([(MEASURES + (EXCESS,)).index(m) for m in tmeasures], k)]),
+                                MEASURES + (EXCESS,)),
         "estimate": np.concatenate([interleave("estimate"), tinterleave("estimate")]),
         "lower": np.concatenate([interleave("lower"), tinterleave("lower")]),
         "upper": np.concatenate([interleave("upper"), tinterleave("upper")]),
-        "method": _categorical(*pd.factorize(np.concatenate([interleave("method"), tinterleave("method")]))),
+        "method": _categorical(*method_codes([r["method"] for r in results],
+                                             [total[m]["method"] for m in tmeasures], len(rows), k)),
         "se": np.concatenate([interleave("se"), tinterleave("se")]),
         "p_value": np.concatenate([interleave("p_value"), np.full(len(trep), np.nan)]),
         "conf_level": conf_level,
@@ -583,17 +584,3 @@ def disparity(panel, reference, outcome: str = "infant", years=None, pool: bool 
         return out
     return carry_notes(out, panel)
 
-
-def _categorical(codes, categories) -> pd.Categorical:
-    """Text from integer codes (-1 = missing) without converting each row's string."""
-    cats = pd.Index(np.asarray(categories, dtype=object)).astype("str")
-    return pd.Categorical.from_codes(np.asarray(codes, dtype=np.int64), categories=cats)
-
-
-def _counts(values) -> pd.api.extensions.ExtensionArray | np.ndarray:
-    """Whole-number counts as nullable Int64 (NaN -> <NA>); floats stay floats."""
-    values = np.asarray(values, dtype="float64")
-    finite = np.isfinite(values)
-    if not bool((values[finite] == np.round(values[finite])).all()):
-        return values
-    return pd.arrays.IntegerArray(np.where(finite, np.round(values), 0).astype(np.int64), ~finite).astype("Int64")

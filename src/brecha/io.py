@@ -1,6 +1,7 @@
 """Reading and writing tables, the format chosen by the file extension (.csv .parquet .xlsx .json)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -27,6 +28,71 @@ MSG = Catalog({
 })
 
 
+class FileRows(Sequence):
+    """The file row number of each row of a table read from a file (``table.attrs["rows"]``): an immutable
+    sequence of whole numbers held in one int64 array, equal to the tuple of the same numbers.
+
+    Why not a plain tuple (issue 19): pandas deep-copies ``attrs`` into the result of nearly every operation,
+    and a tuple of 692,000 Python ints made each copy cost about a second (reading that panel spent 41 of
+    its 48 s there); the ints also took 36 bytes a row (125 MB for 3.5 M rows, kept for the whole command
+    in ``Panel.row_numbers``). This sequence is never changed, so a copy hands on the same object; it takes 8
+    bytes a row. Why not a numpy array: pandas compares ``attrs`` when it combines frames (concat, merge), and
+    an array there makes that comparison raise on pandas >= 3; ``==`` here gives one bool.
+    """
+
+    __slots__ = ("_values",)
+
+    def __init__(self, rows=()):
+        import numpy as np
+
+        values = np.array(rows, dtype=np.int64).reshape(-1)
+        values.flags.writeable = False
+        self._values = values
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return FileRows(self._values[index])
+        return int(self._values[index])
+
+    def __iter__(self):
+        return iter(self._values.tolist())
+
+    def __array__(self, dtype=None, copy=None):
+        return self._values if dtype is None else self._values.astype(dtype)
+
+    def __eq__(self, other) -> bool:
+        import numpy as np
+
+        if isinstance(other, FileRows):
+            return bool(np.array_equal(self._values, other._values))
+        if isinstance(other, (tuple, list)):
+            return len(other) == len(self) and bool(np.array_equal(self._values, np.asarray(other)))
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        shown = ", ".join(map(str, self._values[:5].tolist())) + (", ..." if len(self) > 5 else "")
+        return f"FileRows([{shown}], {len(self)} rows)"
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __copy__(self):
+        return self
+
+    def __reduce__(self):
+        return (FileRows, (self._values.tolist(),))
+
+
+def file_rows(rows) -> FileRows:
+    """:class:`FileRows` from any sequence or array of whole numbers."""
+    return rows if isinstance(rows, FileRows) else FileRows(rows)
+
+
 def _suffix(path) -> str:
     suffix = Path(path).suffix.lower()
     if suffix in (".xls",):
@@ -46,7 +112,8 @@ def read_table(path, *, sheet=0, dtype=None, decimal: str | None = None, whole_c
     (names matched ignoring case and accents).
 
     Wholly empty rows are dropped; ``table.attrs["rows"]`` holds each remaining row's number in the file as
-    a spreadsheet shows it (header = row 1), so error messages can point at the file's real rows;
+    a spreadsheet shows it (header = row 1), so error messages can point at the file's real rows (a
+    :class:`FileRows`, equal to the tuple of those numbers);
     ``table.attrs["decimal"]`` names the columns read with a decimal comma.
     """
     from .number_formats import parse_numbers
@@ -67,9 +134,8 @@ def read_table(path, *, sheet=0, dtype=None, decimal: str | None = None, whole_c
                           text_columns=text_columns, whole_columns=whole_columns)
     decimals = table.attrs.get("decimal", {})
     table = _settled(table, as_text=dtype is str or dtype == "str")
-    # a tuple, not an array: pandas compares attrs when it combines frames (concat, merge), and an array
-    # there makes that comparison raise on pandas >= 3
-    table.attrs = {"rows": tuple(int(r) for r in rows), "decimal": dict(decimals), "separator": separator}
+    # FileRows, not an array (pandas compares attrs when it combines frames) nor a tuple (copied at every step)
+    table.attrs = {"rows": file_rows(rows), "decimal": dict(decimals), "separator": separator}
     return table
 
 

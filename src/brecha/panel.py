@@ -384,13 +384,20 @@ def _span(years) -> str:
 
 
 def detect_country(codes: pd.Series) -> str | None:
-    """The registry that knows most of these codes (more than half), or None."""
+    """The registry that knows most of these codes (more than half of the rows), or None.
+
+    Each distinct code is looked up once and counted as often as it occurs (a panel repeats every code
+    once a year: 3.5 M rows, 173,000 codes; issue 19)."""
     from .registry import get_registry
 
+    counts = codes.astype(str).value_counts(sort=False)
+    distinct = pd.Series(counts.index.to_numpy(dtype=object), dtype=object)
+    times = counts.to_numpy(dtype=np.int64)
     best, best_share = None, 0.5
-    for country in ("CL", "BR"):
+    for country in ("CL", "BR", "AR"):
         reg = get_registry(country)
-        share = float(np.mean(reg.is_known(reg.normalise_codes(codes.astype(str)))))
+        known = reg.is_known(reg.normalise_codes(distinct))
+        share = int(times[known].sum()) / int(times.sum()) if len(times) else float("nan")
         if share > best_share:
             best, best_share = country, share
     return best

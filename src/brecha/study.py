@@ -43,6 +43,7 @@ from typing import Any
 from .errors import InputError
 from .i18n import Catalog
 from .inequality.bootstrap import minimum_replicates
+from .publication import parse_publication
 from .study_check import Checker, check_covariates, check_units, known_covariates, panel_units, suggestion
 
 MSG = Catalog({
@@ -64,8 +65,8 @@ MSG = Catalog({
                    "(docs/studies.md); sin archivo, brecha report ejecuta el ejemplo chileno",
                    "write at least [data] example = \"chile\" and a period, or copy an example study "
                    "(docs/studies.md); without a file, brecha report runs the Chilean example"),
-    "not_found_hint": ("revise la ruta, o use --example chile|brazil",
-                       "check the path, or use --example chile|brazil"),
+    "not_found_hint": ("revise la ruta, o use --example chile|brazil|argentina",
+                       "check the path, or use --example chile|brazil|argentina"),
     "expected_type": ("se esperaba {expected}, no {got!r}", "expected {expected}, not {got!r}"),
     "one_of": ("debe ser uno de {valid}, no {got!r}", "must be one of {valid}, not {got!r}"),
     "data_one": ("indique exactamente una fuente: example, panel o deis",
@@ -117,8 +118,9 @@ def _what(english: str) -> str:
     return english if get_language() == "en" else _EXPECTED.get(english, english)
 
 
-COUNTRIES = {"CL": "CL", "CHILE": "CL", "BR": "BR", "BRAZIL": "BR", "BRASIL": "BR"}
-EXAMPLE_DATA = ("chile", "brazil")
+COUNTRIES = {"CL": "CL", "CHILE": "CL", "BR": "BR", "BRAZIL": "BR", "BRASIL": "BR", "AR": "AR", "ARGENTINA": "AR"}
+EXAMPLE_COUNTRY = {"chile": "CL", "brazil": "BR", "argentina": "AR", "araucania": "CL"}
+EXAMPLE_DATA = tuple(EXAMPLE_COUNTRY)
 OUTCOME_NAMES = ("infant", "neonatal", "postneonatal")
 OUTCOME_ALIASES = {"imr": "infant", "infantil": "infant", "nmr": "neonatal", "pnmr": "postneonatal",
                    "tardia": "postneonatal", "post-neonatal": "postneonatal"}
@@ -150,6 +152,7 @@ ANALYSES: dict[str, dict[str, tuple[str, Any, Any]]] = {
         "method": ("str", ("prais-winsten", "joinpoint"), "prais-winsten"),
         "zero": ("str", ("add-half", "pool-years", "skip"), "add-half"),
         "alpha": ("float", (0.001, 0.5), 0.05),
+        "selection": ("str", ("wbic", "bic", "bic3", "permutation"), "wbic"),  # joinpoint (issue 13)
     },
     "inequality": {
         "rank_by": ("str", None, ""),
@@ -169,6 +172,21 @@ ANALYSES: dict[str, dict[str, tuple[str, Any, Any]]] = {
         "se": ("str", ("unadjusted", "robust", "clustered", "driscoll-kraay"), "clustered"),
         "years": ("str", None, ""),
     },
+    "decompose": {  # "Where is the gap?" (issue 14): between/within by a grouping; determinants of the CI
+        "by": ("str", None, "region"),
+        "measures": ("names", None, ["theil", "gini"]),
+        "rank_by": ("str", None, ""),
+        "determinants": ("names", None, []),
+        "years": ("str", None, ""),
+        "bootstrap": ("int", (0, 100_000), 0),
+        "seed": ("int", (0, 2**32 - 1), 2024),
+    },
+    "spatial": {  # Moran's I, LISA clusters, BYM2 (issue 15)
+        "neighbours": ("str", None, "queen"),
+        "permutations": ("int", (0, 100_000), 999),
+        "seed": ("int", (0, 2**32 - 1), 12345),
+        "bym2": ("bool", None, True),
+    },
     "maps": {
         "smoothed": ("bool", None, True),
         "trend": ("bool", None, True),
@@ -176,7 +194,7 @@ ANALYSES: dict[str, dict[str, tuple[str, Any, Any]]] = {
 }
 
 TOP_FIELDS = ("title", "language", "country", "period", "outcomes", "data", "units", "reference",
-              "covariates", "analyses")
+              "covariates", "analyses", "publication")
 
 
 @dataclass(frozen=True)
@@ -196,6 +214,7 @@ class Study:
     analyses: dict[str, dict] = field(default_factory=dict)
     language: str | None = None
     titles: dict = field(default_factory=dict)
+    publication: dict = field(default_factory=dict)  # [publication] suppress, round, zeros (brecha.publication)
 
     def title_in(self, lang: str) -> str:
         """The title in ``lang`` when the study gives one per language."""
@@ -270,12 +289,13 @@ def parse_study(raw: dict, path: Path | None = None) -> Study:
     covariates, fill = check.guard(_parse_covariates, check, raw.get("covariates", {}),
                                    default=([], "interpolate"))
     analyses = check.guard(_parse_analyses, check, raw.get("analyses"), default={})
+    publication = check.guard(parse_publication, check, raw.get("publication", {}), default={})
     if data:
         _check_names(check, data, country, units, reference, covariates, analyses)
     check.raise_all()
     return Study(path=path, title=title, titles=titles, country=country, data=data, units=units, years=years,
                  outcomes=outcomes, reference=reference, covariates=covariates,
-                 fill=fill, analyses=analyses, language=language)
+                 fill=fill, analyses=analyses, language=language, publication=publication)
 
 
 def _parse_title(check: _Checker, title) -> tuple[str, dict]:
@@ -294,13 +314,12 @@ def _parse_title(check: _Checker, title) -> tuple[str, dict]:
 
 def _parse_country(check: _Checker, raw: dict, data: dict) -> str | None:
     # without a country, a panel file's codes pick the registry (brecha.panel.read_panel)
-    country_raw = raw.get("country", {"chile": "CL", "brazil": "BR"}.get(data.get("example", ""), None))
+    country_raw = raw.get("country", EXAMPLE_COUNTRY.get(data.get("example", ""), None))
     if country_raw is not None and (not isinstance(country_raw, str) or country_raw.upper() not in COUNTRIES):
-        check.fail("country", MSG("one_of", valid="CL, BR", got=country_raw))
+        check.fail("country", MSG("one_of", valid="CL, BR, AR", got=country_raw))
     country = COUNTRIES[country_raw.upper()] if country_raw is not None else None
-    if data.get("example") and {"chile": "CL", "brazil": "BR"}[data["example"]] != country:
-        check.fail("country", MSG("one_of", valid={"chile": "CL", "brazil": "BR"}[data["example"]],
-                                  got=country_raw))
+    if data.get("example") and EXAMPLE_COUNTRY[data["example"]] != country:
+        check.fail("country", MSG("one_of", valid=EXAMPLE_COUNTRY[data["example"]], got=country_raw))
     return country
 
 
@@ -499,8 +518,8 @@ def _parse_analyses(check: _Checker, table) -> dict[str, dict]:
                                             default=resolved[key])
         if name == "models" and resolved["years"]:
             check.guard(_parse_period_field, check, resolved["years"], "analyses.models.years")
-        if name == "inequality" and 0 < resolved["bootstrap"] < minimum_replicates(0.95):
-            check.note("analyses.inequality.bootstrap", MSG("few_replicates", n=resolved["bootstrap"]),
+        if name in ("inequality", "decompose") and 0 < resolved["bootstrap"] < minimum_replicates(0.95):
+            check.note(f"analyses.{name}.bootstrap", MSG("few_replicates", n=resolved["bootstrap"]),
                        MSG("few_replicates_hint", minimum=minimum_replicates(0.95)))
         out[name] = resolved
     return out
@@ -514,6 +533,8 @@ EXAMPLES = {
     "chile-santiago": "chile_santiago_2005_2014.toml",
     "chile-all": "chile_all_communes.toml",
     "brazil": "brazil_municipalities.toml",
+    "argentina": "argentina_provinces.toml",
+    "araucania": "araucania_2021.toml",
 }
 
 

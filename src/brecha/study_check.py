@@ -224,8 +224,9 @@ def known_covariates(data: dict, country: str | None) -> list[str] | None:
 
         from .registry import data_path
 
-        columns = pq.read_schema(data_path({"chile": "cl_panel.parquet", "brazil": "br_panel.parquet"}
-                                           [data["example"]])).names
+        shipped_panel = {"chile": "cl_panel.parquet", "brazil": "br_panel.parquet",
+                         "argentina": "ar_panel.parquet"}.get(data["example"])
+        columns = pq.read_schema(data_path(shipped_panel)).names if shipped_panel else []
     elif "panel" in data:
         columns = panel_columns(data["panel"])
         if columns is None:
@@ -234,7 +235,7 @@ def known_covariates(data: dict, country: str | None) -> list[str] | None:
         columns = []
     own = [c for c in columns if c not in ("unit", "year", *COUNT_COLUMNS, *ATTRIBUTE_COLUMNS)]
     shipped = {"CL": list(covariates.CHILE_SOURCES), "BR": list(covariates.BRAZIL_SOURCES)}
-    built = shipped.get(country or "", shipped["CL"] + shipped["BR"])
+    built = shipped[country] if country in shipped else ([] if country else shipped["CL"] + shipped["BR"])
     return list(dict.fromkeys(own + built))
 
 
@@ -258,7 +259,7 @@ def check_units(check: Checker, country: str | None, codes: list[tuple[str, list
 
     from .registry import get_registry
 
-    registry = get_registry(country) if country in ("CL", "BR") else None
+    registry = get_registry(country) if country in ("CL", "BR", "AR") else None
 
     def normal(values) -> list[str]:
         if registry is not None:

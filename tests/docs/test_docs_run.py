@@ -129,6 +129,7 @@ def build_files(folder: Path) -> None:
     small = chile.subset(years=[2000], region="09").data
     _births_layout_file(folder / "nacimientos_1995.txt", small.assign(year=1995))
     (folder / "my_study.toml").write_text(study_example(), encoding="utf-8")
+    datasets.write_araucania_files(folder / "araucania")   # docs/data.md: the DEIS path on real rows
 
 
 @pytest.fixture(scope="module")

@@ -137,9 +137,9 @@ def panel_fixture():
 def test_disparity_columns_measures_and_total_rows():
     t = disparity(panel_fixture(), "00001", pool=True)
     assert list(t.columns[:8]) == ["unit", "period", "outcome", "measure", "estimate", "lower", "upper", "method"]
-    assert set(t["measure"]) == set(MEASURES)
-    assert set(t.loc[t["unit"] == "TOTAL", "measure"]) == {"rate_ratio", "par", "par_percent"}
-    assert len(t) == 12 * 3 + 3
+    assert set(t["measure"]) == set(MEASURES) | {"excess_deaths"}  # issue 14: excess deaths per unit and total
+    assert set(t.loc[t["unit"] == "TOTAL", "measure"]) == {"rate_ratio", "par", "par_percent", "excess_deaths"}
+    assert len(t) == 12 * 4 + 4
     assert t["period"].unique().tolist() == ["2010-2012"]
     assert t.loc[t["unit"] == "00002", "name"].iloc[0] == "Comuna 00002"
 
@@ -168,6 +168,10 @@ def test_scaling_births_and_deaths_leaves_estimates_unchanged(rr_method, par_met
     big = ev.assign(events=ev["events"] * 10, births=ev["births"] * 10)
     a = disparity(ev, "00003", rr_method=rr_method, par_method=par_method)
     b = disparity(big, "00003", rr_method=rr_method, par_method=par_method)
+    # excess deaths are counts: ten times the births and deaths, ten times the excess deaths (issue 14)
+    count = (a["measure"] == "excess_deaths").to_numpy()
+    np.testing.assert_allclose(b["estimate"][count], 10 * a["estimate"][count], rtol=1e-9, atol=1e-9)
+    a, b = a[~count], b[~count]
     if rr_method == "midp":   # the median-unbiased RR estimate depends on the counts, not only the rates
         keep = a["measure"] != "rate_ratio"
         keep |= a["unit"] == "TOTAL"

@@ -60,7 +60,12 @@ def test_disparity_command_total_par_matches_c6(panel_file, tmp_path):
     assert (total.loc["par_percent", "lower"], total.loc["par_percent", "upper"]) == pytest.approx(
         (44.844, 73.733), abs=1e-3)
     assert set(t["measure"]) == {"rate_ratio", "attributable_risk", "attributable_risk_percent", "par",
-                                 "par_percent"}
+                                 "par_percent", "excess_deaths"}
+    # REFERENCE_WAVE2 W.3: 2530 - 206000 x 0.005 = 1,500 excess deaths = PAR% x deaths (issue 14)
+    assert total.loc["excess_deaths", "estimate"] == pytest.approx(1500, abs=1e-9)
+    assert total.loc["excess_deaths", "estimate"] == pytest.approx(total.loc["par_percent", "estimate"] / 100 * 2530)
+    units = t[(t["unit"] != "TOTAL") & (t["measure"] == "excess_deaths")]
+    assert units["estimate"].sum() == pytest.approx(1500, abs=1e-9)
 
 
 def test_disparity_command_several_codes_and_unknown_code(panel_file, tmp_path, capsys):
@@ -170,7 +175,7 @@ def test_disparity_at_region_level_and_default_best(chile, tmp_path, capsys):
     regions = chile.aggregate("region").events(years=range(2005, 2015), pool=True)
     rate = regions["events"].astype(float) / regions["births"].astype(float)
     best = regions.loc[rate.idxmin(), "unit"]
-    assert set(t["unit"]) == set(regions["unit"]) | {"TOTAL"} and len(t) == 16 * 3 + 3
+    assert set(t["unit"]) == set(regions["unit"]) | {"TOTAL"} and len(t) == 16 * 4 + 4  # + excess_deaths
     assert t["reference_rate"].iloc[0] == pytest.approx(rate.min() * 1000)
     rr = t[(t["unit"] == best) & (t["measure"] == "rate_ratio")]["estimate"].iloc[0]
     assert rr == pytest.approx(1.0)

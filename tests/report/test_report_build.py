@@ -202,7 +202,8 @@ def test_units_unknown_to_the_data_name_the_study_field(tmp_path):
 
 
 def test_brazil_study_without_polygons(tmp_path):
-    """Brazil (IBGE codes, macro-region 1 = Norte): the report runs; maps say why they are missing."""
+    """Brazil (IBGE codes, macro-region 1 = Norte): the report runs; with no polygons or seats shipped, the
+    maps are a tile grid (one square per municipality, by state) and the caption says so (issue 18)."""
     path = tmp_path / "br.toml"
     path.write_text('title = "Norte"\nlanguage = "en"\nperiod = "2015-2019"\n[data]\nexample = "brazil"\n'
                     '[units]\nregion = "1"\n[reference]\nrule = "best"\nmin_births = 20000\n'
@@ -220,7 +221,9 @@ def test_brazil_study_without_polygons(tmp_path):
     expected = d["deaths"].astype(float).sum() / d["births"].astype(float).sum() * 1000
     assert report.headline["national"]["value"] == f"{expected:.1f}"
     maps = next(s for s in report.sections if s.key == "maps")
-    assert any(b.kind == "unavailable" and "BR" in b.text for b in maps.blocks)
+    assert not any(b.kind == "unavailable" for b in maps.blocks)
+    figures = {f.name: f for f in report.figures}
+    assert "map_rate" in figures and "schematic grid" in figures["map_rate"].caption
     assert not (tmp_path / "out" / "tables" / "stale.csv").exists()
     assert (tmp_path / "out" / "tables" / "mine.csv").read_text() == "x\n1\n"
     # the registration caveat comes first (the first screen shows the first three caveats)

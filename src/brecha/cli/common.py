@@ -2,17 +2,20 @@
 from __future__ import annotations
 
 import argparse
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from ..i18n import Catalog, get_language
+from .publish import add_suppress_argument, publish, remember_panel  # noqa: F401  (--suppress: issue 17)
+
+if TYPE_CHECKING:  # pandas only inside the functions that use it: `brecha --help` stays light (issue 19)
+    import pandas as pd
 
 MSG = Catalog({
     "panel_help": ("archivo de panel (.csv, .parquet, .xlsx, .json) o nada si se usa --example",
                    "panel file (.csv, .parquet, .xlsx, .json), or nothing with --example"),
-    "example_help": ("usar los datos reales incluidos (chile o brazil)",
-                     "use the embedded real data (chile or brazil)"),
+    "example_help": ("usar los datos reales incluidos (chile, brazil, argentina o araucania)",
+                     "use the embedded real data (chile, brazil, argentina or araucania)"),
     "decimal_help": ("signo decimal de los números escritos como texto, cuando el archivo no lo deja claro: "
                      "',' para 1.234,5 o '.' para 1,234.5",
                      "decimal mark of numbers written as text, when the file leaves it unclear: ',' for 1.234,5 "
@@ -20,8 +23,8 @@ MSG = Catalog({
     "years_help": ("años, p. ej. 2005-2014 o 2005,2007,2010", "years, e.g. 2005-2014 or 2005,2007,2010"),
     "output_help": ("archivo de salida; el formato sale de la extensión (.csv .parquet .xlsx .json)",
                     "output file; the format follows the extension (.csv .parquet .xlsx .json)"),
-    "need_panel": ("indique un archivo de panel o --example chile|brazil",
-                   "give a panel file or --example chile|brazil"),
+    "need_panel": ("indique un archivo de panel o --example chile|brazil|argentina|araucania",
+                   "give a panel file or --example chile|brazil|argentina|araucania"),
     "both_panel": ("indique un archivo de panel o --example, no ambos",
                    "give a panel file or --example, not both"),
     "bad_years": ("no se entiende '{text}' como años", "cannot read '{text}' as years"),
@@ -37,7 +40,7 @@ MSG = Catalog({
 def add_panel_argument(parser: argparse.ArgumentParser) -> None:
     """PANEL positional (optional) plus --example chile|brazil."""
     parser.add_argument("panel", nargs="?", metavar="PANEL", help=MSG("panel_help"))
-    parser.add_argument("--example", choices=["chile", "brazil"], help=MSG("example_help"))
+    parser.add_argument("--example", choices=["chile", "brazil", "argentina", "araucania"], help=MSG("example_help"))
     add_decimal_argument(parser)
 
 
@@ -80,6 +83,7 @@ def load_panel(args):
     else:
         panel = read_panel(args.panel, decimal=getattr(args, "decimal", None))
     warn_missing_years(panel, getattr(args, "years", None))
+    remember_panel(args, panel)  # for the totals a --suppress table is published with
     return panel
 
 
@@ -136,17 +140,21 @@ def write_output(df: pd.DataFrame, args, *, sheets=None) -> None:
     """Write to -o if given (format by extension) and say where; print the table otherwise."""
     from ..io import write_table
 
+    df = publish(df, args)  # --suppress and the reliability column, where every table is written
+    sheets = {name: publish(sheet, args, say=False) for name, sheet in sheets.items()} if sheets else sheets
     out = getattr(args, "output", None)
     if out:
         path = write_table(df, out, sheets=sheets)
         print(MSG("saved", path=path, rows=len(df)))
     else:
+        import pandas as pd
+
         with pd.option_context("display.max_rows", 60, "display.width", 160, "display.max_columns", 20):
             print(df.to_string(index=False, max_rows=60))
 
 
 # arguments that name input files, in any command (``files`` items may read FILE=VARIABLE)
-INPUT_ARGUMENTS = ("panel", "files", "deaths", "births", "study")
+INPUT_ARGUMENTS = ("panel", "files", "deaths", "births", "births_table", "study")
 
 
 def input_paths(args) -> list:
@@ -193,5 +201,9 @@ def check_output_paths(args) -> None:
     if getattr(args, "curve", None):
         targets.append(args.curve)
     check_file_targets(targets, inputs)  # first: "-o names a folder" says more than "unknown type ''"
+    if getattr(args, "output_kind", "file") == "page":  # one HTML page (brecha dashboard): its own check
+        for target in targets:
+            args.output_check(target)
+        return
     for target in targets:
         check_output_name(target)

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from ..i18n import Catalog
-from ..smoothing import FUNNEL_COLUMNS
-from .common import add_output_argument, add_panel_argument, add_years_argument
+from .common import add_output_argument, add_panel_argument, add_suppress_argument, add_years_argument
 from .rates import MSG as RATES_MSG
 from .rates import load_subset, write_result
 
@@ -41,13 +40,14 @@ def add_parser(subparsers) -> None:
     p.add_argument("--region", help=RATES_MSG("region_help"))
     p.add_argument("--curve", metavar="FILE", help=MSG("curve_help"))
     add_output_argument(p)
+    add_suppress_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     from ..io import write_table
     from ..outputs import together
-    from ..smoothing import funnel, funnel_curve
+    from ..smoothing import FUNNEL_COLUMNS, funnel, funnel_curve
 
     if args.pool and args.by_year:
         from ..errors import InputError

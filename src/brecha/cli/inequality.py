@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..i18n import Catalog
-from .common import (add_output_argument, add_panel_argument, add_region_argument, add_years_argument,
+from .common import (add_output_argument, add_suppress_argument, add_panel_argument, add_region_argument, add_years_argument,
                      load_region_subset, print_notes, write_output)
 
 # The output columns are a contract (issue 5): these first, in this order.
@@ -91,6 +91,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--weight", metavar="WEIGHT", help=MSG("weight"))
     p.add_argument("--comovement", action="store_true", help=MSG("comovement"))
     add_output_argument(p)
+    add_suppress_argument(p)
     p.set_defaults(func=run)
 
 

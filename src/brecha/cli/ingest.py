@@ -44,6 +44,10 @@ MSG = Catalog({
                     "output panel file (.parquet, .csv, .xlsx); the ledger is saved beside it "
                     "(<name>.ledger.csv and .json)"),
     "quiet_help": ("no imprimir el ledger", "do not print the ledger"),
+    "births_table_help": ("tabla de nacidos vivos ya contados por comuna y año (columnas comuna, año, "
+                          "nacimientos; p. ej. del anuario INE) en lugar de microdatos --births",
+                          "table of live births already counted by commune and year (columns commune, year, "
+                          "births; e.g. from INE's yearbook) instead of --births microdata"),
     "done": ("Panel: {units} comunas, años {years}, {births} nacidos vivos, {deaths} defunciones infantiles "
              "({neo} neonatales, {post} posneonatales)",
              "Panel: {units} communes, years {years}, {births} live births, {deaths} infant deaths "
@@ -76,6 +80,7 @@ def add_deis_parser(sources) -> None:
     add_years_argument(p)
     p.add_argument("--split", choices=["keep", "merge"], default="keep", help=MSG("split_help"))
     p.add_argument("--births-layout", metavar="LAYOUT", help=MSG("layout_help"))
+    p.add_argument("--births-table", metavar="FILE", help=MSG("births_table_help"))
     p.add_argument("--quiet", action="store_true", help=MSG("quiet_help"))
     declare_outputs(p, companions=ledger_paths)
     p.set_defaults(func=run_deis)
@@ -98,6 +103,10 @@ def run_deis(args) -> int:
         warnings.simplefilter("always")
         result = ingest_deis(deaths=args.deaths, births=args.births, years=args.years, split=args.split,
                              births_layout=args.births_layout)
+        if args.births_table:
+            from ..ingest.births_table import attach_births
+
+            result = attach_births(result, args.births_table)
     panel = result.panel
     d = panel.data
     years = panel.years

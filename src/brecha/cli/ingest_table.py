@@ -19,8 +19,8 @@ MSG = Catalog({
                    "p. ej. nacimientos.xlsx=births",
                    "files; for wide tables (one column per year) write FILE=variable, e.g. births.xlsx=births"),
     "col_help": ("nombre de la columna de {role} en los archivos", "name of the {role} column in the files"),
-    "country_help": ("registro de unidades: auto (por defecto), CL, BR o none",
-                     "unit registry: auto (default), CL, BR or none"),
+    "country_help": ("registro de unidades: auto (por defecto), CL, BR, AR o none",
+                     "unit registry: auto (default), CL, BR, AR or none"),
     "name_help": ("columna con nombres de unidad, cuando no hay códigos (sin importar tildes, mayúsculas, "
                   "espacios y puntuación, más variantes oficiales como Aysén/Aisén)",
                   "column of unit names, when there are no codes (regardless of accents, case, spaces and "

@@ -13,10 +13,11 @@ from .argparse_es import use_spanish
 
 # One module per command in this package; each has add_parser(subparsers).
 COMMANDS = ("panel", "ingest", "rates", "disparity", "smooth", "funnel", "inequality", "trends",
-            "models", "report", "run")
+            "models", "report", "run", "spatial", "dashboard", "decompose")
 
 MSG = Catalog({
-    "description": ("brecha: desigualdad de la mortalidad infantil entre comunas",
+    "description": ("brecha: desigualdad de la mortalidad infantil entre territorios (comunas, municipios, "
+                    "provincias)",
                     "brecha: inequality in infant mortality between districts"),
     "lang_help": ("idioma de mensajes e informes (es|en)", "language of messages and reports (es|en)"),
     "version_help": ("muestra la versión y termina", "show the version and exit"),

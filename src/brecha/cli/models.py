@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..i18n import Catalog, get_language
-from .common import (add_output_argument, add_panel_argument, add_years_argument, declare_outputs, load_panel,
+from .common import (add_output_argument, add_suppress_argument, add_panel_argument, add_years_argument, declare_outputs, load_panel,
                      write_output)
 
 MSG = Catalog({
@@ -59,6 +59,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--conf-level", type=float, default=0.95, help=MSG("conf_help"))
     add_years_argument(p)
     add_output_argument(p)
+    add_suppress_argument(p)
     declare_outputs(p, companions=siblings)
     p.set_defaults(func=run)
 

@@ -36,7 +36,7 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-EXAMPLE_COUNTRY = {"chile": "CL", "brazil": "BR"}
+EXAMPLE_COUNTRY = {"chile": "CL", "brazil": "BR", "argentina": "AR", "araucania": "CL"}
 
 
 def run(args) -> int:

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from ..i18n import Catalog
-from ..intervals import CI_METHODS
-from .common import (add_output_argument, add_panel_argument, add_years_argument, load_panel, print_notes,
-                     write_output)
+from .choices import CI_METHODS
+from .common import (add_output_argument, add_panel_argument, add_suppress_argument, add_years_argument, load_panel,
+                     print_notes, write_output)
 
 MSG = Catalog({
     "help": ("tasas por 1.000 nacidos vivos con intervalos de confianza",
@@ -32,6 +32,7 @@ def add_common(p, pool_default=False) -> None:
     p.add_argument("--pool", action="store_true", default=pool_default, help=MSG("pool_help"))
     p.add_argument("--region", help=MSG("region_help"))
     add_output_argument(p)
+    add_suppress_argument(p)
 
 
 def regions(args) -> list[str] | None:
@@ -62,10 +63,15 @@ def write_result(table, args, first) -> None:
     """
     import pandas as pd
 
+    from .common import publish
+
+    table = publish(table, args)  # --suppress (cli.publish): the notes below include the policy's
     notes = list(dict.fromkeys(table.attrs.get("notes", ())))
     table = order(table, first)
     categorical = [c for c in table.columns if isinstance(table[c].dtype, pd.CategoricalDtype)]
-    if categorical and getattr(args, "output", None):
+    # CSV writes a categorical's text as it is; converting first would spell out one string per row
+    # (a 300-character reference label × 3.5 M disparity rows is 1 GB+)
+    if categorical and getattr(args, "output", None) and not str(args.output).lower().endswith(".csv"):
         table = table.astype({c: "str" for c in categorical})
     print_notes(notes)
     out = str(getattr(args, "output", None) or "")

@@ -15,14 +15,17 @@ MSG = Catalog({
              "run a study and write its report (HTML, Excel, CSV, figures)"),
     "study_help": ("archivo de estudio (.toml); sin él se usa el ejemplo chileno",
                    "study file (.toml); without it the Chilean example runs"),
-    "example_help": ("estudio de ejemplo incluido: chile (por defecto), chile-best, chile-santiago, brazil",
-                     "shipped example study: chile (default), chile-best, chile-santiago, brazil"),
+    "example_help": ("estudio de ejemplo incluido: chile (por defecto), chile-best, chile-santiago, brazil, "
+                     "argentina, araucania",
+                     "shipped example study: chile (default), chile-best, chile-santiago, brazil, argentina, "
+                     "araucania"),
     "out_help": ("carpeta de salida (por defecto: informe-brecha)", "output folder (default: brecha-report)"),
     "both": ("indique un archivo de estudio o --example, no ambos", "give a study file or --example, not both"),
     "running": ("Estudio: {title}", "Study: {title}"),
     "done": ("Informe listo en {seconds} s:", "Report ready in {seconds} s:"),
     "html": ("  informe:  {path}", "  report:   {path}"),
     "excel": ("  Excel:    {path} ({n} tablas)", "  Excel:    {path} ({n} tables)"),
+    "dashboard": ("  tablero:  {path}", "  dashboard: {path}"),
     "tables": ("  tablas:   {path}{sep}*.csv", "  tables:   {path}{sep}*.csv"),
     "figures": ("  figuras:  {path}{sep} ({n})", "  figures:  {path}{sep} ({n})"),
     "excluded": ("Excluido o no disponible:", "Excluded or not available:"),
@@ -44,7 +47,7 @@ def add_parser(subparsers) -> None:
 def _arguments(p) -> None:
     p.add_argument("study", nargs="?", metavar="STUDY.toml", help=MSG("study_help"))
     p.add_argument("-o", "--output", metavar="DIR", help=MSG("out_help"))
-    p.add_argument("--example", choices=["chile", "chile-best", "chile-santiago", "brazil"],
+    p.add_argument("--example", choices=["chile", "chile-best", "chile-santiago", "brazil", "argentina", "araucania"],
                    help=MSG("example_help"))
     p.set_defaults(output_kind="folder")  # -o is a folder (checked as one before the work: cli.common)
 
@@ -134,6 +137,8 @@ def print_summary(report, seconds: float, lang: str) -> None:
     print(MSG("done", lang=lang, seconds=_number(f"{seconds:.1f}", lang)))
     print(MSG("html", lang=lang, path=f["html"]))
     print(MSG("excel", lang=lang, path=f["excel"], n=_number(f"{len(report.tables):,}", lang)))
+    if f.get("dashboard"):
+        print(MSG("dashboard", lang=lang, path=f["dashboard"]))
     print(MSG("tables", lang=lang, path=f["tables"], sep=os.sep))
     print(MSG("figures", lang=lang, path=f["figures"], sep=os.sep,
               n=_number(f"{len({x.filename for x in report.figures}):,}", lang)))

@@ -1,8 +1,9 @@
-"""Parametric bootstrap of the summary measures: deaths redrawn given births, all replicates at once.
+"""Parametric bootstrap of the summary measures: deaths redrawn given births, a block of replicates at a time.
 
 Each replicate redraws every unit's deaths from Poisson(observed deaths) (or Binomial(births, observed
 risk)) with births fixed, recomputes the (group) rates, and evaluates every measure on the
-(replicates x subgroups) array in one vectorised call. The CI is the percentile interval and the SE
+(replicates x subgroups) array in one vectorised call per block of replicates (:data:`CHUNK_CELLS`: memory
+does not grow with the number of replicates). The CI is the percentile interval and the SE
 the standard deviation of the replicates (Efron & Tibshirani 1993, ch. 6 and 13; Carpenter & Bithell
 2000). Units with 0 deaths stay at 0 in every replicate (their Poisson mean is 0).
 
@@ -53,9 +54,43 @@ def draw_events(events, births, replicates: int, rng: np.random.Generator, draws
     raise ValueError(f"draws must be one of {DRAWS}")
 
 
+# Replicates are drawn and evaluated CHUNK_CELLS (replicates x units) cells at a time: 4 M cells (32 MB of
+# float64) keep the memory of a bootstrap independent of the number of replicates (issue 19: 200 replicates on
+# 346,000 units needed 7.2 GB at once). The generator's stream is consumed in the same order as one
+# (replicates x units) draw, so the replicates, and every number, are those of the unchunked draw.
+CHUNK_CELLS = 1 << 22
+
+
+def replicate_chunks(replicates: int, units: int, chunk_cells: int = CHUNK_CELLS) -> list[int]:
+    """Sizes of the successive blocks of replicates: each at most ``chunk_cells // units`` (at least 1).
+
+    >>> replicate_chunks(200, 346), replicate_chunks(5, 1_000_000, 2_000_000)
+    ([200], [2, 2, 1])
+    """
+    size = max(1, int(chunk_cells) // max(1, int(units)))
+    return [min(size, replicates - start) for start in range(0, int(replicates), size)]
+
+
+def _replicate_values(mean_events, births, sub, names, replicates, rng, draws, membership, scale, chunk_cells):
+    """name -> (replicates,) values of the measures on redrawn deaths (Poisson or Binomial around
+    ``mean_events``, births fixed), drawn and evaluated one block of replicates at a time."""
+    parts: dict[str, list] = {name: [] for name in names}
+    group_births = births @ membership if membership is not None else births
+    for size in replicate_chunks(replicates, len(births), chunk_cells):
+        sim = draw_events(mean_events, births, size, rng, draws)
+        if membership is not None:
+            # one matrix-vector product per group (a (reps x units) @ (units x few) gemm is slow in OpenBLAS)
+            sim = np.column_stack([sim @ membership[:, k] for k in range(membership.shape[1])])
+        sim *= scale / group_births
+        for name, value in M.evaluate(sim, sub, names).items():
+            parts[name].append(np.broadcast_to(value, (size,)))
+        del sim
+    return {name: np.concatenate(chunks) for name, chunks in parts.items()}
+
+
 def bootstrap_measures(events, births, sub: M.Subgroups, names, replicates: int, rng, *, membership=None,
                        draws: str = "poisson", conf_level: float = 0.95, scale: float = 1000.0,
-                       interval: str = "percentile", estimates=None):
+                       interval: str = "percentile", estimates=None, chunk_cells: int = CHUNK_CELLS):
     """Bootstrap SE and CI of each measure.
 
     ``interval="percentile"``: the alpha/2 and 1-alpha/2 quantiles of the replicates. ``"basic"`` (the
@@ -63,19 +98,19 @@ def bootstrap_measures(events, births, sub: M.Subgroups, names, replicates: int,
     with T the estimate (``estimates[name]``), which corrects a bias that shifts the replicates.
 
     ``membership`` (units x groups, 0/1) sums unit counts into groups; None means subgroups = units.
+    Replicates are processed ``chunk_cells`` (replicates x units) cells at a time (:data:`CHUNK_CELLS`);
+    the result does not depend on it. The second set of draws (the noise-corrected measures') is made
+    only when one of those measures is among ``names``.
     Returns name -> (se, lower, upper, n_valid) where n_valid counts the finite replicates.
     """
-    sim = draw_events(events, births, replicates, rng, draws)
     events = np.asarray(events, dtype=float)
     births = np.asarray(births, dtype=float)
-    if membership is not None:
-        # one matrix-vector product per group (a (reps x units) @ (units x few) gemm is slow in OpenBLAS)
-        sim = np.column_stack([sim @ membership[:, k] for k in range(membership.shape[1])])
-        events = events @ membership
-        births = births @ membership
     noise_names = [n for n in names if n in M.NOISE_MEASURES]
     other = [n for n in names if n not in M.NOISE_MEASURES]
-    values = M.evaluate(sim * (scale / births), sub, other) if other else {}
+    # the first draws are made even when only noise-corrected measures are asked, so that their replicates
+    # are the same whichever other measures are asked with them
+    values = _replicate_values(events, births, sub, other, replicates, rng, draws, membership, scale,
+                               chunk_cells)
     if noise_names:
         # Redrawing around the observed rates would put their noise in the replicates twice (their
         # BGV is the true variance plus the noise), so the noise-corrected measures are redrawn from
@@ -83,12 +118,14 @@ def bootstrap_measures(events, births, sub: M.Subgroups, names, replicates: int,
         # theta_j = mu + c (y_j - mu) with c = sqrt(bgv_true / bgv), so that sum p_j (theta_j - mu)^2
         # = bgv_true (a parametric bootstrap of the fitted moment model; Efron & Tibshirani 1993, ch. 6).
         # These draws come after the others, which stay as they were.
-        rates = scale * events / births
+        group_events = events @ membership if membership is not None else events
+        group_births = births @ membership if membership is not None else births
+        rates = scale * group_events / group_births
         point = M.evaluate(rates, sub, ["mean", "bgv", "bgv_true"])
         shrink = np.sqrt(point["bgv_true"] / point["bgv"]) if point["bgv"] > 0 else 0.0
         theta = point["mean"] + shrink * (rates - point["mean"])
-        shrunk = draw_events(births * theta / scale, births, replicates, rng, draws)
-        values.update(M.evaluate(shrunk * (scale / births), sub, noise_names))
+        values.update(_replicate_values(group_births * theta / scale, group_births, sub, noise_names, replicates,
+                                        rng, draws, None, scale, chunk_cells))
     alpha = 1.0 - conf_level
     out = {}
     for name in names:

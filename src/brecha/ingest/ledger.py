@@ -71,6 +71,13 @@ REASONS: dict[str, tuple[str, str, str]] = {
     "unit_unknown_in_source": ("excluded", "unidad desconocida en la fuente (Ignorada, 99999)",
                                "unit unknown to the source (Ignorada, 99999)"),
     "blank_row": ("excluded", "fila vacía", "blank row"),
+    # brecha ingest deis --births-table (brecha.ingest.births_table)
+    "births_table_row": ("counted", "fila de nacimientos usada (comuna-año con registros de defunción)",
+                         "births row used (commune-year with death records)"),
+    "births_table_no_deaths": ("excluded", "comuna-año sin ningún registro en los archivos de defunciones (el "
+                               "archivo puede no cubrirla): no se agrega",
+                               "commune-year without any record in the deaths files (the files may not cover "
+                               "it): not added"),
 }
 
 MSG = Catalog({

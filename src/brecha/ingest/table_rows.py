@@ -120,7 +120,9 @@ def start(table: pd.DataFrame, file: str, ledger: Ledger | None) -> None:
 def _keep(table: pd.DataFrame, mask: np.ndarray) -> pd.DataFrame:
     rows = file_rows(table)
     out = table.loc[mask].reset_index(drop=True)
-    out.attrs["rows"] = tuple(int(r) for r in rows[mask])
+    from ..io import file_rows as as_file_rows  # a tuple pandas does not deep-copy at every step (issue 19)
+
+    out.attrs["rows"] = as_file_rows(rows[mask])
     return out
 
 
@@ -148,7 +150,9 @@ def units_from_names(table: pd.DataFrame, name_col: str, *, country: str | None,
     excluded. Every problem name (ambiguous, not exact, unknown, in another region) is in one InputError."""
     from ..registry import get_registry
 
-    registry = get_registry(country or "CL")
+    from ..registry import country_by_names
+
+    registry = get_registry(country or country_by_names(table[name_col]))
     rows = file_rows(table)
     resolved = registry.resolve_names(table[name_col], rows=rows, approximate=check_match_mode(match) ==
                                       "approximate")

@@ -209,15 +209,22 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
                                                      design.unit_index)
         return cache["sa"]
 
+    # The conventional covariance of a fit (a second linearmodels fit when se is not "unadjusted") is used
+    # by the classic Hausman test only, on the FE fit (FE2 with year effects; none when weighted, which is
+    # compared unweighted) and the RE fit: the other fits skip it (issue 19: no fit the call does not use).
+    hausman = bool(run_tests and design.time_varying and any(m in LINEAR_MODELS for m in wanted))
     builders = {
         "pooled": lambda s: linear.fit_pooled(design, s, time_effects),
-        "fe": lambda s: linear.fit_within(design, s, time_effects),
-        "fe2": lambda s: linear.fit_within(design, s, True),
+        "fe": lambda s: linear.fit_within(design, s, time_effects,
+                                          unadjusted=hausman and not time_effects and not design.weights),
+        "fe2": lambda s: linear.fit_within(design, s, True,
+                                           unadjusted=hausman and time_effects and not design.weights),
         "between": lambda s: linear.fit_between(design, s),
         "fd": lambda s: linear.fit_first_difference(design, s, time_effects),
-        "re": lambda s: random_effects.fit_random(design, s, time_effects, components=components()),
+        "re": lambda s: random_effects.fit_random(design, s, time_effects, components=components(),
+                                                  unadjusted=hausman),
         "cre": lambda s: random_effects.fit_random(design, s, time_effects, mundlak=True,
-                                                   components=components()),
+                                                   components=components(), unadjusted=False),
         "poisson": lambda s: count.fit_poisson(design, s, time_effects),
         "negbin": lambda s: count.fit_negbin(design, s, time_effects),
         "poisson_fe": lambda s: count.fit_poisson_fe(design, s, time_effects),

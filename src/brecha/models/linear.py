@@ -101,6 +101,11 @@ def _exog(d: pd.DataFrame, columns, time_effects: bool) -> tuple[pd.DataFrame, t
     return pd.concat([X, dummies], axis=1), tuple(dummies.columns)
 
 
+def _used(design: Design, columns) -> list[str]:
+    """The columns of the design frame a fit needs: outcome, ``columns`` and the weights, if any."""
+    return [design.outcome, *columns] + ([design.weights] if design.weights else [])
+
+
 def _fit(model, se: str, n_periods: int):
     opts, label = cov_options(se, n_periods)
     return fit_checked(model, opts), label
@@ -138,7 +143,7 @@ def fit_pooled(design: Design, se: str = "clustered", time_effects: bool = False
     """Pooled OLS: y_it = a + x_it'b (+ year effects) + e_it."""
     from linearmodels.panel import PooledOLS
 
-    d = design.indexed()
+    d = design.indexed(_used(design, design.covariates))
     X, hidden = _exog(d, design.covariates, time_effects)
     w = d[design.weights] if design.weights else None
     n_t = d.index.get_level_values("year").nunique()
@@ -148,22 +153,25 @@ def fit_pooled(design: Design, se: str = "clustered", time_effects: bool = False
     return _from_linearmodels(res, "pooled", variant, label, design, hidden=hidden)
 
 
-def fit_within(design: Design, se: str = "clustered", time_effects: bool = False) -> Fit:
+def fit_within(design: Design, se: str = "clustered", time_effects: bool = False, *,
+               unadjusted: bool = True) -> Fit:
     """Within (fixed effects) estimator; with ``time_effects`` unit and year effects (two-way).
 
     Time-invariant covariates are absorbed by the unit effects and are left out (stated in the notes).
+    ``unadjusted=False`` skips the second fit that gives ``cov_unadjusted`` (only the Hausman test uses it)
+    when ``se`` is not "unadjusted" (issue 19: no fit the call does not use).
     """
     from linearmodels.panel import PanelOLS
 
-    d = design.indexed()
     cols = design.time_varying
     if not cols:
         return None
+    d = design.indexed(_used(design, cols))
     w = d[design.weights] if design.weights else None
     n_t = d.index.get_level_values("year").nunique()
     model = PanelOLS(d[design.outcome], d[cols], entity_effects=True, time_effects=time_effects, weights=w)
     res, label = _fit(model, se, n_t)
-    unadj = res if resolve_se(se) == "unadjusted" else _fit(model, "unadjusted", n_t)[0]
+    unadj = res if resolve_se(se) == "unadjusted" else _fit(model, "unadjusted", n_t)[0] if unadjusted else None
     key = "fe2" if time_effects else "fe"
     variant = ("within (unit and year fixed effects)" if time_effects else "within (unit fixed effects)")
     if w is not None:
@@ -175,7 +183,7 @@ def fit_between(design: Design, se: str = "clustered", time_effects: bool = Fals
     """Between estimator: OLS of ybar_i on xbar_i (one row per unit). Year effects do not apply."""
     from linearmodels.panel import BetweenOLS
 
-    d = design.indexed()
+    d = design.indexed(_used(design, design.covariates))
     X, _ = _exog(d, design.covariates, False)
     w = d[design.weights] if design.weights else None
     kind = resolve_se(se)

@@ -142,13 +142,14 @@ def _regressors(design: Design, time_effects: bool, mundlak: bool) -> tuple[pd.D
 
 
 def fit_random(design: Design, se: str = "clustered", time_effects: bool = False, mundlak: bool = False,
-               components: dict | None = None) -> Fit:
+               components: dict | None = None, *, unadjusted: bool = True) -> Fit:
     """Random effects (Swamy-Arora, plm-compatible), or correlated random effects with ``mundlak=True``.
 
     The variance components always come from the model without the Mundlak means (the means vanish in
     the within regression and are collinear in the between regression, so plm gets the same values).
     Year effects, when asked, enter as year indicator regressors. Weights are not used (plm's
-    Swamy-Arora has no weighted form); the caller says so in the notes.
+    Swamy-Arora has no weighted form); the caller says so in the notes. ``unadjusted=False`` skips the
+    second fit that gives ``cov_unadjusted`` (only the Hausman test uses it; issue 19).
     """
     from linearmodels.panel import PooledOLS
 
@@ -161,14 +162,17 @@ def fit_random(design: Design, se: str = "clustered", time_effects: bool = False
         components = swamy_arora(y, base.to_numpy(float), inv)
     theta = components["theta"]
     ys = quasi_demean(y, theta, inv)
+    names = ["intercept", *X.columns]
     Xs = quasi_demean(X.to_numpy(float), theta, inv)
-    const = 1.0 - theta
+    del X  # free each large intermediate as soon as it is used (issue 19: peak memory)
     index = panel_index(inv, d["year"].to_numpy())
-    exog = pd.DataFrame(np.column_stack([const, Xs]), index=index, columns=["intercept", *X.columns])
+    exog = pd.DataFrame(np.column_stack([1.0 - theta, Xs]), index=index, columns=names)
+    del Xs
     opts, label = cov_options(se, d["year"].nunique())
     model = PooledOLS(pd.Series(ys, index=index, name=design.outcome), exog)
     res = fit_checked(model, opts)
-    unadj = res if resolve_se(se) == "unadjusted" else fit_checked(model, {"cov_type": "unadjusted"})
+    unadj = (res if resolve_se(se) == "unadjusted" else fit_checked(model, {"cov_type": "unadjusted"}) if unadjusted
+             else None)
     th = components["theta_unit"]
     r2, r2_adj = plm_r_squared(ys, np.asarray(res.resids, float), int(res.df_resid))
     info = {"r_squared": r2, "r_squared_adj": r2_adj, "ssr": float(res.resid_ss),
@@ -187,4 +191,4 @@ def fit_random(design: Design, se: str = "clustered", time_effects: bool = False
         variant += ", year effects as regressors"
     key = "cre" if mundlak else "re"
     return Fit(key, variant, res.params, res.cov, label, "normal", float(res.df_resid), int(res.nobs),
-               design.n_units, info, unadj.cov, hidden_terms=tuple(hidden))
+               design.n_units, info, unadj.cov if unadj is not None else None, hidden_terms=tuple(hidden))

@@ -24,18 +24,20 @@ import pandas as pd
 
 from ..errors import InputError
 from ..i18n import Catalog
+from . import argentina as _argentina
 from . import codes as _codes
 from . import names as _names
 
-__all__ = ["Registry", "get_registry", "COUNTRIES", "data_path"]
+__all__ = ["Registry", "get_registry", "COUNTRIES", "data_path", "country_by_names"]
 
-COUNTRIES = {"CL": "Chile", "BR": "Brazil"}
+COUNTRIES = {"CL": "Chile", "BR": "Brazil", "AR": "Argentina"}
 MSG = Catalog({
     "unknown_country": ("país '{country}' desconocido", "unknown country '{country}'"),
-    "unknown_country_hint": ("use 'CL' (Chile), 'BR' (Brasil) o none (sin registro)",
-                             "use 'CL' (Chile), 'BR' (Brazil) or none (no registry)"),
+    "unknown_country_hint": ("use 'CL' (Chile), 'BR' (Brasil), 'AR' (Argentina) o none (sin registro)",
+                             "use 'CL' (Chile), 'BR' (Brazil), 'AR' (Argentina) or none (no registry)"),
 })
-_ALIASES = {"cl": "CL", "chile": "CL", "chl": "CL", "br": "BR", "brazil": "BR", "brasil": "BR", "bra": "BR"}
+_ALIASES = {"cl": "CL", "chile": "CL", "chl": "CL", "br": "BR", "brazil": "BR", "brasil": "BR", "bra": "BR",
+            "ar": "AR", "argentina": "AR", "arg": "AR"}
 UNIT_COLUMNS = ["unit", "name", "province", "province_name", "region", "region_name", "country", "lat", "lon"]
 
 
@@ -76,6 +78,8 @@ class Registry:
         Codes that are not recognisable are returned as text, unchanged (see :meth:`is_known`)."""
         if self.country == "CL":
             return _codes.normalise_codes_chile(values)
+        if self.country == "AR":
+            return _argentina.normalise_codes_argentina(values)
         return _codes.normalise_codes_brazil(values)
 
     def is_known(self, codes) -> np.ndarray:
@@ -100,7 +104,7 @@ class Registry:
             "code_in": code_in.astype("str").where(code_in.notna(), ""),
             "unit": normal.where(known, pd.NA).astype("string"),
             "status": np.where(known, "current", "unknown"),
-            "note": np.where(known, "", "not a municipality code"),
+            "note": np.where(known, "", "not a province code" if self.country == "AR" else "not a municipality code"),
         })
 
     def merge_target(self, units, split: str = "keep") -> pd.Series:
@@ -161,6 +165,19 @@ def _country_code(country: str) -> str:
     if key.lower() in _ALIASES:
         return _ALIASES[key.lower()]
     raise InputError(MSG("unknown_country", country=country), hint=MSG("unknown_country_hint"))
+
+
+def country_by_names(names) -> str:
+    """The registry whose official names or variants match most of ``names`` exactly (ties and no match at all:
+    "CL", the default registry), for a table keyed by names without ``country``."""
+    distinct = list(dict.fromkeys(str(n).strip() for n in pd.Series(names).dropna()))
+    best, best_count = "CL", 0
+    for code in COUNTRIES:
+        index = get_registry(code)._name_index
+        count = sum(1 for n in distinct if index.exact(n)[0])
+        if count > best_count:
+            best, best_count = code, count
+    return best
 
 
 def get_registry(country: str = "CL") -> Registry:

@@ -39,6 +39,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..i18n import Catalog
+from .argentina import VARIANTS_ARGENTINA
 
 MAX_SHOWN = 20
 REGION_SHARE = 0.8      # share of a file's distinct exact units that makes their region "the file's region"
@@ -133,7 +134,8 @@ _UF = {"RO", "AC", "AM", "RR", "PA", "AP", "TO", "MA", "PI", "CE", "RN", "PB", "
 _QUALIFIED = re.compile(r"^(.*?)\s*(?:[-/,(]\s*)([A-Za-z]{2})\)?\s*$")
 # Labels that are not units, on the name's plain words (accents dropped, lower case).
 _AGGREGATE = re.compile(
-    r"^(?:sub\s?)?total\b|^(?:pais|chile|brasil|brazil|nacional|todo el pais|todas las comunas|resto del pais)$"
+    r"^(?:sub\s?)?total\b|^(?:pais|chile|brasil|brazil|argentina|republica argentina|nacional|todo el pais"
+    r"|todas las comunas|resto del pais|gran buenos aires|gba|otro pais|otros paises)$"
     r"|^region\b|^regiao\b|^provincia\b|^servicio de salud\b|^ss\s|^estado d[eo]\b|^unidade da federacao\b")
 _UNKNOWN = re.compile(
     r"^(?:comuna |municipio |unidad )?(?:ignorad[oa]|desconocid[oa]|sin informacion|sin dato|no informad[oa]"
@@ -180,7 +182,8 @@ class NameIndex:
             self.official.setdefault(name_key(name), []).append(unit)
         known = set(units["unit"])
         self.variants: dict[str, list[str]] = {}
-        for name, unit in (VARIANTS_CHILE if country == "CL" else VARIANTS_BRAZIL).items():
+        variants = {"CL": VARIANTS_CHILE, "BR": VARIANTS_BRAZIL, "AR": VARIANTS_ARGENTINA}.get(country, {})
+        for name, unit in variants.items():
             if unit in known:
                 self.variants.setdefault(name_key(_split_state(name)[0] if country == "BR" else name),
                                          []).append(unit)

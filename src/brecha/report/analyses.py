@@ -55,6 +55,8 @@ class StudyResults:
     focus: pd.DataFrame | None = None  # the study's focus units, from the wide table
     focus_column: tuple | None = None  # (column, covariate, year) of the focus table's covariate value
     national_trend: pd.DataFrame | None = None
+    gap_test: pd.DataFrame | None = None  # "is the gap closing?": comparability tests (analyses_joinpoint)
+    joinpoint_fits: dict | None = None  # joinpoint fits drawn in the trends section (analyses_joinpoint)
     trends_table: pd.DataFrame | None = None
     trend_classes: pd.Series | None = None  # unit -> class code
     distribution: pd.DataFrame | None = None
@@ -70,9 +72,11 @@ class StudyResults:
     comovement: pd.DataFrame | None = None
     comovement_gini: pd.DataFrame | None = None  # x (covariate Gini), y (rate Gini) by period
     funnel_table: pd.DataFrame | None = None
+    spatial: dict | None = None  # Moran, LISA, BYM2 tables (analyses_spatial, issue 15)
     models: object = None
     models_covariates: list = field(default_factory=list)
     gap: dict | None = None  # the headline numbers (see :func:`gap`)
+    gap_where: dict | None = None  # "Where is the gap?" (brecha.report.analyses_gap_where)
     _national_events: pd.DataFrame | None = None
 
     @property
@@ -268,7 +272,8 @@ def wide_disparity(units: pd.DataFrame) -> pd.DataFrame:
 def trends(res: StudyResults) -> None:
     fn = _function("trends", "trends", _lang())
     opts = res.options("trends")
-    kw = dict(outcome=res.outcome, years=res.years, method=opts["method"], zero=opts["zero"], alpha=opts["alpha"])
+    kw = dict(outcome=res.outcome, years=res.years, method=opts["method"], zero=opts["zero"], alpha=opts["alpha"],
+              selection=opts.get("selection", "wbic"))
     national = _call(fn, national_events(res), **kw)
     table = with_region(_call(fn, res.panel, **kw), res.panel)
     if "row" in table.columns:  # joinpoint: the AAPC row (whole period) classifies the unit

@@ -165,8 +165,11 @@ def write_report(report: Report, out: Path) -> dict:
             (stage / "figures" / fig.filename).write_bytes(fig.data)
         excel.write_workbook(report, stage / "brecha.xlsx")
         (stage / "index.html").write_text(html.render_html(report), encoding="utf-8")
+        from .dashboard import FILENAME, render_dashboard  # the same tables, explorable offline (issue 16)
+
+        (stage / FILENAME).write_text(render_dashboard(report), encoding="utf-8")
     files = {"html": out / "index.html", "excel": out / "brecha.xlsx", "tables": out / "tables",
-             "figures": out / "figures"}
+             "figures": out / "figures", "dashboard": out / FILENAME}
     report.files = files
     return files
 

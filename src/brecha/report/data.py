@@ -32,7 +32,7 @@ def load_study_panel(study, report=None):
         if data["example"] == "chile":
             panel = _call(datasets.chile, split=data.get("split", "keep"), covariates=True)
         else:
-            panel = datasets.brazil()
+            panel = datasets.example(data["example"])
         try:
             ledger = datasets.ledger(data["example"])
         except Exception:  # noqa: BLE001 - the ledger is a courtesy
@@ -156,12 +156,12 @@ def _names(panel) -> dict:
 
 
 def _unit_word(panel, lang):
-    key = f"unit_word_{panel.country}" if panel.country in ("CL", "BR") else "unit_word"
+    key = f"unit_word_{panel.country}" if panel.country in ("CL", "BR", "AR") else "unit_word"
     return L(key, lang)
 
 
 def _units_word(panel, lang):
-    key = f"units_word_{panel.country}" if panel.country in ("CL", "BR") else "units_word"
+    key = f"units_word_{panel.country}" if panel.country in ("CL", "BR", "AR") else "units_word"
     return L(key, lang)
 
 
@@ -181,7 +181,20 @@ def _provenance_text(study) -> str:
         text = (resources.files("brecha") / "data" / "PROVENANCE.md").read_text(encoding="utf-8")
     except (FileNotFoundError, OSError):
         return ""
-    return text[:20000]
+    return _example_provenance(text, study.data["example"])[:20000]
+
+
+def _example_provenance(text: str, example: str) -> str:
+    """PROVENANCE.md cut to the example's own files (its "## `xx_...`" sections, by the country prefix of
+    the file names), after the page's opening paragraph; the whole page for an unknown example."""
+    prefix = {"chile": "cl_", "brazil": "br_", "argentina": "ar_", "araucania": "cl_araucania"}.get(example)
+    parts = text.split("\n## ")
+    if prefix is None or len(parts) < 2:
+        return text
+    kept = [p for p in parts[1:] if p.startswith(f"`{prefix}")]
+    if example == "chile":
+        kept = [p for p in kept if not p.startswith("`cl_araucania")]
+    return "\n## ".join([parts[0], *kept]) if kept else text
 
 
 def _count(value: int, lang: str) -> str:

@@ -3,6 +3,12 @@
 The .xlsx is written directly (a zip of SpreadsheetML parts, inline strings): openpyxl needs about
 10 s for the default report's 450,000 cells, this writer well under one. Each sheet has a bold,
 frozen header row and column widths fitted to the first rows.
+
+Why not a library (issue 19 measured it): xlsxwriter 3.3 in constant-memory mode, writing the same
+607,000 cells of the default Chilean report's tables with the same bold frozen headers and widths, took
+7.2 s of CPU against 1.9 s for this writer then (1.5 s after its number cells were vectorised), and it writes
+numbers with 16 significant digits (``{:.16G}``), so a float does not read back as the same float; this
+writer writes ``repr`` (17 digits, exact).
 """
 from __future__ import annotations
 
@@ -46,16 +52,16 @@ def _column_cells(series: pd.Series) -> list[str]:
     if pd.api.types.is_bool_dtype(series) and not series.isna().any():
         return [f'<c t="b"><v>{int(v)}</v></c>' for v in series.to_numpy()]
     if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
-        values = series.astype("float64").to_numpy(na_value=np.nan) if hasattr(series, "array") else series
-        out = []
-        for v in values:
-            if v != v or v in (np.inf, -np.inf):
-                out.append("")
-            elif float(v).is_integer() and abs(v) < 1e15:
-                out.append(f"<c><v>{int(v)}</v></c>")
-            else:
-                out.append(f"<c><v>{float(v)!r}</v></c>")
-        return out
+        values = np.asarray(series.astype("float64").to_numpy(na_value=np.nan) if hasattr(series, "array")
+                            else series, dtype="float64")
+        # the kind of each cell decided in numpy, the text made from Python floats (``tolist``): iterating
+        # numpy scalars one by one cost most of the workbook's time (issue 19)
+        finite = np.isfinite(values)
+        whole = finite & (np.abs(values) < 1e15)
+        whole[whole] = values[whole] == np.floor(values[whole])
+        kind = np.where(whole, 1, np.where(finite, 2, 0)).tolist()
+        return [f"<c><v>{int(v)}</v></c>" if k == 1 else f"<c><v>{v!r}</v></c>" if k == 2 else ""
+                for v, k in zip(values.tolist(), kind)]
     return ["" if (v is None or v is pd.NA or (isinstance(v, float) and v != v)) else _text_cell(str(v))
             for v in series.astype(object).to_numpy()]
 
@@ -84,7 +90,9 @@ def _sheet_xml(df: pd.DataFrame, freeze: bool = True, header: bool = True, extra
         rows.append(f'<row r="{r}">' + "".join(_text_cell(str(c), 1) for c in df.columns) + "</row>")
         r += 1
     for cells in zip(*cols) if cols else ():
-        rows.append(f'<row r="{r}">' + "".join(cells) + "</row>")
+        # an empty cell is written as <c/>: cells carry no reference, so leaving it out would move the next
+        # values one column left (a suppressed count under 'events' showed the births there)
+        rows.append(f'<row r="{r}">' + "".join(c or "<c/>" for c in cells) + "</row>")
         r += 1
     pane = ('<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" '
             'state="frozen"/></sheetView></sheetViews>') if freeze else \

@@ -31,7 +31,7 @@ from ..outputs import (Lock, beside, check_name, check_parent, fsync, fsync_fold
                        make_folder, os_error, record_completed, temp_beside)
 
 MANIFEST = ".brecha-manifest.json"
-REPORT_FIXED = ("index.html", "brecha.xlsx")  # the files every report writes at its top
+REPORT_FIXED = ("index.html", "brecha.xlsx", "dashboard.html")  # the files every report writes at its top
 REPORT_FOLDERS = ("tables", "figures")
 
 MSG = Catalog({

@@ -377,6 +377,16 @@ LABELS = Catalog({
     "p_write": ("Escribiendo archivos", "Writing files"),
     "p_done": ("{step} ({seconds} s)", "{step} ({seconds} s)"),
 })
+from .labels_symbols import LABELS as _SYMBOL_LABELS  # noqa: E402  (Argentina, maps without polygons)
+LABELS.messages.update(_SYMBOL_LABELS.messages)
+from .labels_publication import LABELS as _PUBLICATION_LABELS  # noqa: E402  (hidden cells: issue 17)
+LABELS.messages.update(_PUBLICATION_LABELS.messages)
+from .labels_gap_where import LABELS as _GAP_WHERE_LABELS  # noqa: E402  ("Where is the gap?": issue 14)
+LABELS.messages.update(_GAP_WHERE_LABELS.messages)
+from .labels_joinpoint import LABELS as _JOINPOINT_LABELS  # noqa: E402  (joinpoint, gap test: issue 13)
+LABELS.messages.update(_JOINPOINT_LABELS.messages)
+from .labels_spatial import LABELS as _SPATIAL_LABELS  # noqa: E402  (Moran, LISA, BYM2: issue 15)
+LABELS.messages.update(_SPATIAL_LABELS.messages)
 
 
 TREND_KEYS = ("decreasing", "stationary", "increasing", "sparse", "no_trend")
@@ -509,6 +519,8 @@ def cell_label(column: str, text: str, lang: str, covariates=(), country: str | 
         return _year_spans(text)
     if column in ("measure_a", "measure_b"):
         return L(f"mshort_{text}", lang) if f"mshort_{text}" in LABELS else text
+    if f"v_{column}_{text}" in LABELS:  # e.g. v_component_between (labels_gap_where)
+        return L(f"v_{column}_{text}", lang)
     return text
 
 

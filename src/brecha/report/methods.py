@@ -11,7 +11,7 @@ from .labels import L
 TEXTS = [
     ("", "Tasas", "Rates",
      "<p>TMI<sub>i,t</sub> = D<sub>i,t</sub> / NV<sub>i,t</sub> × 1.000: defunciones de menores de un año sobre "
-     "nacidos vivos del mismo año y comuna de residencia. La tasa de un grupo o del país es ΣD/ΣNV (la media de "
+     "nacidos vivos del mismo año y unidad de residencia. La tasa de un grupo o del país es ΣD/ΣNV (la media de "
      "las tasas ponderada por nacimientos). IC exacto de Poisson (Garwood 1936): "
      "<span class=formula>[χ²<sub>α/2</sub>(2D)/2 , χ²<sub>1−α/2</sub>(2D+2)/2] / NV × 1.000</span>; "
      "con 0 defunciones el límite inferior es 0. Con 0 nacimientos la tasa no está definida y se marca.</p>",
@@ -151,6 +151,20 @@ OUTCOME_NOTE = {
                      "Outcome of this report: post-neonatal mortality (deaths from 28 days to under one year per "
                      "1,000 live births); where the formulas say IMR and D, read the post-neonatal rate."),
 }
+
+
+from .methods_gap_where import REFERENCES as _GW_REFERENCES, TEXTS as _GW_TEXTS  # noqa: E402  (issue 14)
+
+TEXTS += _GW_TEXTS
+REFERENCES = sorted(REFERENCES + _GW_REFERENCES)
+from .methods_joinpoint import REFERENCES as _JP_REFERENCES, TEXTS as _JP_TEXTS  # noqa: E402  (issue 13)
+
+TEXTS += _JP_TEXTS
+REFERENCES = sorted(set(REFERENCES + _JP_REFERENCES))
+from .methods_spatial import REFERENCES as _SP_REFERENCES, TEXTS as _SP_TEXTS  # noqa: E402  (issue 15)
+
+TEXTS += _SP_TEXTS
+REFERENCES = sorted(set(REFERENCES + _SP_REFERENCES))
 
 
 def methods_blocks(study, lang: str) -> list:

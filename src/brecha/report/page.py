@@ -33,6 +33,23 @@ class Page:
         if any(("15-49" in str(n) or "15 a 49" in str(n)) for n in panel.notes) and min(panel.years) <= 2009:
             self.caveat = " " + L("births_caveat_short", lang)
 
+    @property
+    def publication(self):
+        """The study's ``[publication]`` protection of this outcome's tables (None without one): the same
+        cells hidden in every table and map (:mod:`brecha.publication_linked`)."""
+        if not hasattr(self, "_publication"):
+            from ..publication import study_policy
+            from ..publication_linked import Protection
+
+            policy = study_policy(self.study)
+            self._publication = Protection(self.panel, policy, self.outcome, getattr(self.study, "years", None)) \
+                if policy is not None else None
+            if policy is not None:  # the rules in the report's caveats (the data section and the summary)
+                from ..publication import notes
+
+                self.report.notes.extend(n for n in notes(policy, self.lang) if n not in self.report.notes)
+        return self._publication
+
     # text ---------------------------------------------------------------------------------------
     def L(self, key: str, **fields) -> str:  # noqa: N802 - the labels' own name
         """A label of :mod:`brecha.report.labels` in the report's language."""
@@ -61,6 +78,7 @@ class Page:
     def add_table(self, name: str, df: pd.DataFrame, title: str, section: str | None = None, columns=None,
                   max_rows: int = 400, column_labels: dict | None = None) -> None:
         name = name + self.suffix
+        df = self.publication.apply(df, name) if self.publication else df  # a study's [publication] (issue 17)
         self.report.tables[name] = (df, title)
         if section:
             self.section(section).add(Block("table", title=title, table=name, columns=columns, max_rows=max_rows,

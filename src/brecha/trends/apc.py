@@ -228,10 +228,12 @@ def _floats(column: pd.Series) -> np.ndarray:
 
 def trends(panel, outcome: str = "infant", years=None, method: str = "prais-winsten", rho: str = "regress",
            zero: str = "add-half", alpha: float = 0.05, level: str | None = None, df: str = "n-2",
-           min_years: int = 3, iterate: bool = True, max_joinpoints: int = 2, selection: str = "bic",
-           weights=None, n_permutations: int = 999, seed: int = 2024, min_segment: int = 2,
+           min_years: int = 3, iterate: bool = True, max_joinpoints: int = 2, selection: str = "wbic",
+           weights=None, n_permutations: int = 4499, seed: int = 2024, min_segment: int = 2,
            aapc_years=None, max_zero_share: float = 0.5, incomplete: str = "sum",
-           drop_creation_year: bool = True) -> pd.DataFrame:
+           drop_creation_year: bool = True, continuous: bool = False, min_end: int | None = None,
+           min_between: int | None = None, aapc_ci: str | None = None, n_resamples: int = 1000,
+           family: str = "gaussian") -> pd.DataFrame:
     """Trend of the log10 rate per unit: slope, SE, p, rho, APC with CI, and class.
 
     Parameters
@@ -247,7 +249,10 @@ def trends(panel, outcome: str = "infant", years=None, method: str = "prais-wins
     level : aggregate first to ``province``, ``region`` or ``country``.
     df : ``n-2`` (default) or ``n-1``: degrees of freedom of the t for p-value and CI.
     min_years : fewer usable years gives a flagged row without estimates.
-    max_joinpoints, selection, weights, n_permutations, seed, min_segment : joinpoint options.
+    max_joinpoints, selection, weights, n_permutations, seed, min_segment, continuous, min_end, min_between,
+    aapc_ci, n_resamples : joinpoint options (see :func:`brecha.trends.joinpoint`; WBIC selection by default).
+    family : joinpoint on ln(rate) by least squares (``gaussian``, default) or the Poisson model of the counts
+        with the births as offset (``poisson``, :mod:`brecha.trends.joinpoint_poisson`; no 0.5 added).
     aapc_years : (first, last) year of the joinpoint AAPC (default the whole period; cut to each unit's
         years).
     max_zero_share : a unit with more than this share of its years without deaths (default 0.5) keeps
@@ -295,7 +300,9 @@ def trends(panel, outcome: str = "infant", years=None, method: str = "prais-wins
                                max_joinpoints=max_joinpoints, selection=selection, weights=weights,
                                n_permutations=n_permutations, seed=seed, level=level,
                                min_segment=min_segment, aapc_years=aapc_years, max_zero_share=max_zero_share,
-                               extra_notes=unit_notes)
+                               extra_notes=unit_notes, continuous=continuous, min_end=min_end,
+                               min_between=min_between, aapc_ci=aapc_ci, n_resamples=n_resamples,
+                               family=family)
         out.attrs["notes"] = panel_notes
         return out
     units, info, series = prepare_series(table, zero=zero, min_years=min_years, max_zero_share=max_zero_share,

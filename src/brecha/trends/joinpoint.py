@@ -1,28 +1,24 @@
 """Joinpoint regression (the NCI method): connected log-linear segments, APC per segment, AAPC.
 
-Model with k joinpoints tau_1 < ... < tau_k at observed years (Kim et al., 2000)::
+Model with k joinpoints tau_1 < ... < tau_k (Kim et al., 2000)::
 
     ln(rate_t) = b0 + b1 x_t + d_1 (x_t - tau_1)+ + ... + d_k (x_t - tau_k)+ + e_t
 
 - K is capped by NCI's recommendation for n points (0 below 7 points, 1 for 7-11, 2 for 12-16, ...).
-- Grid search: for each k = 0..K every allowed placement of the joinpoints at data points is fitted by
-  (weighted) least squares and the one with the smallest SSE kept. A joinpoint must leave at least
-  ``min_segment`` observations (not counting the joinpoint) before it, after it and between it and the
-  next joinpoint (NCI Joinpoint's defaults are 2).
-- Model selection: ``bic`` (default): BIC(k) = ln(SSE_k / n) + 2(k + 1) ln(n) / n, the NCI form with
-  p = 2k + 2 parameters; ``permutation``: Kim et al.'s sequential permutation tests of H0: k_a vs
-  H1: k_b, starting at (0, K), each at level alpha / (K - k_a), rejecting -> k_a + 1, else k_b - 1.
+- Fitting (:mod:`brecha.trends.joinpoint_fit`, :mod:`brecha.trends.joinpoint_continuous`): for each
+  k = 0..K the placement with the smallest (weighted) SSE, joinpoints at data years (NCI's default) or,
+  with ``continuous=True``, anywhere between them (exact). NCI's rules: at least ``min_end`` observations
+  between a joinpoint and either end and ``min_between`` between two joinpoints (a joinpoint on an
+  observation not counted; defaults 2 and 2).
+- Selection (:mod:`brecha.trends.joinpoint_selection`): ``wbic`` (default, as Joinpoint 5), ``bic``,
+  ``bic3`` or ``permutation`` (Kim et al. 2000, 4,499 permutations, seeded). The rule travels in the
+  ``selection`` column.
 - Weights: none (constant variance) or ``poisson``: Var(ln rate) ~ 1/count, so weight = count.
 - Segment slope b_i = b1 + d_1 + ... + d_(i-1); APC_i = (e^b_i - 1) x 100 with a t CI on
   n - (2k + 2) df (the joinpoint locations counted as parameters, as in NCI's notation p = 2k + 2;
   sigma^2 = SSE / (n - 2k - 2)).
-- AAPC over [a, b] (Clegg et al., 2009): AAPC = (exp(sum w_i b_i / sum w_i) - 1) x 100 with w_i the
-  length (years) of segment i inside [a, b]; Var = w'V w / (sum w)^2 with V the covariance of the
-  segment slopes; the CI is normal when [a, b] spans several segments and equals the APC's t interval
-  when it lies inside one segment.
-
-The grid search is vectorised over series and placements (batched normal equations), so hundreds of
-communes with K <= 2 take seconds.
+- AAPC over [a, b] (Clegg et al., 2009) with a ``parametric``, ``muggeo`` (continuous joinpoints) or
+  ``empirical-quantile`` interval: see :mod:`brecha.trends.aapc`.
 
 References: Kim HJ, Fay MP, Feuer EJ, Midthune DN (2000), Stat Med 19:335-351; Clegg LX, Hankey BF,
 Tiwari R, Feuer EJ, Edwards BK (2009), Stat Med 28:3670-3682; NCI Joinpoint Regression Program help.
@@ -30,22 +26,33 @@ Tiwari R, Feuer EJ, Edwards BK (2009), Stat Med 28:3670-3682; NCI Joinpoint Regr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 
 import numpy as np
 import pandas as pd
 
-from .. import progress
 from ..errors import InputError
 from ..i18n import Catalog
+from . import aapc as A
+from .joinpoint_continuous import best_fits
+from .joinpoint_fit import designs, final_fit, max_joinpoints_default, slope_matrix
+from .joinpoint_selection import SELECTIONS, criteria, permutation_select, select
 from .series import classify, prepare_series
-
-SELECTIONS = ("bic", "permutation")
 WEIGHTS = (None, "poisson")
 
 MSG = Catalog({
-    "bad_selection": ("selección de modelo desconocida '{value}'; use bic o permutation",
-                      "unknown model selection '{value}'; use bic or permutation"),
+    "bad_selection": ("selección de modelo desconocida '{value}'; use wbic, bic, bic3 o permutation",
+                      "unknown model selection '{value}'; use wbic, bic, bic3 or permutation"),
+    "bad_ci": ("intervalo del AAPC desconocido '{value}'; use parametric, empirical-quantile o muggeo",
+               "unknown AAPC interval '{value}'; use parametric, empirical-quantile or muggeo"),
+    "muggeo_needs_continuous": ("el intervalo muggeo es para joinpoints continuos (continuous=True)",
+                                "the muggeo interval is for continuous joinpoints (continuous=True)"),
+    "bad_rule": ("{name} debe ser un entero >= 1, no {value}", "{name} must be a whole number >= 1, not {value}"),
+    "bad_family": ("modelo desconocido '{value}'; use gaussian o poisson",
+                   "unknown model '{value}'; use gaussian or poisson"),
+    "poisson_limits": ("el joinpoint de Poisson admite joinpoints en años con dato, selección wbic, bic o bic3, IC "
+                       "parametric y sin pesos",
+                       "the Poisson joinpoint takes joinpoints at data years, selection wbic, bic or bic3, the "
+                       "parametric CI and no weights"),
     "bad_weights": ("pesos desconocidos '{value}'; use ninguno o poisson", "unknown weights '{value}'; use none or poisson"),
     "need_data": ("indique counts y births, o rates", "give counts and births, or rates"),
     "need_counts": ("los pesos de Poisson necesitan los conteos (counts)", "Poisson weights need the counts"),
@@ -67,8 +74,9 @@ MSG = Catalog({
 class JoinpointResult:
     """Joinpoint fits of one or many series observed at the same years.
 
-    ``models``: one row per (series, k) with the best placement, SSE and BIC, and which k was selected;
-    ``segments``: one row per (series, segment) with APC and CI; ``aapc``: one row per series.
+    ``models``: one row per (series, k): best placement, SSE, BIC, BIC3, weight (R2max), WBIC, selected;
+    ``segments``: one row per (series, segment) with APC and CI; ``aapc``: one row per series (with
+    ``ci_method``); ``tests``: the permutation tests run (``selection="permutation"``).
     ``n_joinpoints``: selected k per series; ``joinpoints``: list of tuples of years per series.
     """
 
@@ -80,100 +88,23 @@ class JoinpointResult:
     selection: str
     weights: str | None
     seed: int | None
+    tests: pd.DataFrame | None = None
+    continuous: bool = False
+    fitted: np.ndarray | None = None  # the selected model's rate per series and year (scale of the input)
 
 
-def _check_options(selection, weights) -> None:
+def _check_options(selection, weights, aapc_ci=None, continuous=False, rules=()) -> None:
     if selection not in SELECTIONS:
-        raise InputError(MSG("bad_selection", value=selection))
+        raise InputError(MSG("bad_selection", value=selection), argument="selection")
     if weights not in WEIGHTS:
-        raise InputError(MSG("bad_weights", value=weights))
-
-
-def max_joinpoints_default(n: int) -> int:
-    """NCI Joinpoint's recommended maximum number of joinpoints for n observations: 0 below 7 points,
-    1 for 7-11, 2 for 12-16, 3 for 17-21, 4 for 22-26, 5 from 27 on."""
-    return int(np.clip((n - 2) // 5, 0, 5)) if n >= 7 else 0
-
-
-def _placements(n: int, k: int, min_segment: int) -> np.ndarray:
-    """All index tuples (k joinpoints at data points) leaving >= min_segment observations around each."""
-    if k == 0:
-        return np.zeros((1, 0), dtype=int)
-    lo, hi = min_segment, n - 1 - min_segment
-    out = [c for c in combinations(range(lo, hi + 1), k)
-           if all(c[j + 1] - c[j] - 1 >= min_segment for j in range(k - 1))]
-    return np.array(out, dtype=int).reshape(len(out), k)
-
-
-def _designs(xc: np.ndarray, knots: np.ndarray) -> np.ndarray:
-    """Design matrices (C, n, k + 2): 1, x, (x - tau_j)+ for each placement (row of knot indices)."""
-    n = len(xc)
-    c, k = knots.shape
-    X = np.empty((c, n, k + 2))
-    X[:, :, 0] = 1.0
-    X[:, :, 1] = xc
-    for j in range(k):
-        tau = xc[knots[:, j]]
-        X[:, :, 2 + j] = np.maximum(xc[None, :] - tau[:, None], 0.0)
-    return X
-
-
-def _grid_sse(xc, Y, W, knots, chunk_bytes=64_000_000):
-    """Smallest (weighted) SSE over placements for each series: returns (sse, best placement index)."""
-    s, n = Y.shape
-    X = _designs(xc, knots)
-    c, _, p = X.shape
-    best_sse = np.full(s, np.inf)
-    best_idx = np.zeros(s, dtype=int)
-    if W is None:
-        yy = np.einsum("sn,sn->s", Y, Y)
-        G = np.einsum("cnp,cnq->cpq", X, X)
-        G_inv = np.linalg.pinv(G)
-        per_chunk = max(1, int(chunk_bytes // (8 * s * p * 2 + 1)))
-        for start in range(0, c, per_chunk):
-            sl = slice(start, start + per_chunk)
-            h = np.einsum("cnp,sn->csp", X[sl], Y)
-            beta = np.einsum("cpq,csq->csp", G_inv[sl], h)
-            sse = yy[None, :] - np.einsum("csp,csp->cs", beta, h)
-            j = np.argmin(sse, axis=0)
-            val = sse[j, np.arange(s)]
-            better = val < best_sse
-            best_sse[better] = val[better]
-            best_idx[better] = j[better] + start
-    else:
-        WY = W * Y
-        yy = np.einsum("sn,sn->s", WY, Y)
-        per_chunk = max(1, int(chunk_bytes // (8 * s * p * p * 2 + 1)))
-        for start in range(0, c, per_chunk):
-            sl = slice(start, start + per_chunk)
-            Xs = X[sl]
-            G = np.einsum("cnp,sn,cnq->scpq", Xs, W, Xs)
-            h = np.einsum("cnp,sn->scp", Xs, WY)
-            beta = np.linalg.solve(G, h[..., None])[..., 0]
-            sse = yy[:, None] - np.einsum("scp,scp->sc", beta, h)
-            j = np.argmin(sse, axis=1)
-            val = sse[np.arange(s), j]
-            better = val < best_sse
-            best_sse[better] = val[better]
-            best_idx[better] = j[better] + start
-    return np.maximum(best_sse, 0.0), best_idx
-
-
-def _final_fit(xc, Y, W, knots):
-    """(Weighted) LS with given knots per series: coefficients and unscaled (X'WX)^-1 and SSE."""
-    s, n = Y.shape
-    k = knots.shape[1]
-    X = _designs(xc, knots)  # (s, n, p): one placement per series
-    sw = np.ones_like(Y) if W is None else np.sqrt(W)
-    Xw = X * sw[:, :, None]
-    yw = Y * sw
-    q, r = np.linalg.qr(Xw)
-    r_inv = np.linalg.inv(r)
-    beta = np.einsum("spq,sq->sp", r_inv, np.einsum("snp,sn->sp", q, yw))
-    resid = yw - np.einsum("snp,sp->sn", Xw, beta)
-    sse = np.sum(resid ** 2, axis=1)
-    xtx_inv = np.einsum("sij,skj->sik", r_inv, r_inv)
-    return beta, xtx_inv, sse, k
+        raise InputError(MSG("bad_weights", value=weights), argument="weights")
+    if aapc_ci is not None and aapc_ci not in A.CI_METHODS:
+        raise InputError(MSG("bad_ci", value=aapc_ci), argument="aapc_ci")
+    if aapc_ci == "muggeo" and not continuous:
+        raise InputError(MSG("muggeo_needs_continuous"), argument="aapc_ci")
+    for name, value in rules:
+        if value is not None and (int(value) != value or value < 1):
+            raise InputError(MSG("bad_rule", name=name, value=value), argument=name)
 
 
 def _prepare(years, counts, births, rates, weights, per):
@@ -210,72 +141,45 @@ def _prepare(years, counts, births, rates, weights, per):
     return x, np.log(rate2), W, single
 
 
-def fit_joinpoints(x, Y, W=None, max_joinpoints=2, min_segment=2, selection="bic", alpha=0.05,
-                   n_permutations=999, seed=2024):
+def fit_joinpoints(x, Y, W=None, max_joinpoints=2, min_end=2, min_between=2, selection="wbic", alpha=0.05,
+                   n_permutations=4499, seed=2024, continuous=False):
     """Core of :func:`joinpoint` on arrays: ``Y`` = ln(rate) of shape (S, n), ``W`` weights or None.
 
-    Returns ``(k_selected, knots_per_series, models)`` where ``models[k] = (sse, knot index rows)``.
+    Returns ``(k_selected, models, crit, tests)``: ``models[k] = (sse (S,), taus (S, k))`` with the
+    joinpoints in years, ``crit[k] = (bic, bic3, weight, wbic)``, ``tests`` the permutation tests run.
     """
     s, n = Y.shape
     xc = x - x.mean()
     centre = (np.sum(W * Y, axis=1) / np.sum(W, axis=1)) if W is not None else Y.mean(axis=1)
     Yc = Y - centre[:, None]
-    models = {}
+    fits = {}
     # a short series cannot support many joinpoints: cap K as NCI Joinpoint recommends
     for k in range(min(max_joinpoints, max_joinpoints_default(n)) + 1):
-        knots = _placements(n, k, min_segment)
-        if len(knots) == 0 or n - (2 * k + 2) < 1:
+        if n - (2 * k + 2) < 1:
             break
-        sse, idx = _grid_sse(xc, Yc, W, knots)
-        models[k] = (sse, knots[idx], knots)
-    ks = sorted(models)
-    if selection == "bic":
-        bic = np.vstack([np.log(np.maximum(models[k][0], 1e-300) / n) + 2.0 * (k + 1) * np.log(n) / n for k in ks])
-        chosen = np.array(ks)[np.argmin(bic, axis=0)]
+        sse, taus = best_fits(xc, Yc, W, k, min_end, min_between, continuous)
+        if not np.all(np.isfinite(sse)):
+            break
+        fits[k] = (sse, taus)
+    crit = criteria(xc, Yc, W, fits)
+    tests = []
+    if selection == "permutation":
+        chosen, tests = permutation_select(xc, Yc, W, fits, alpha, n_permutations, seed, min_end, min_between,
+                                           continuous)
     else:
-        chosen = _permutation_select(xc, Yc, W, models, ks, alpha, n_permutations, seed)
-    return chosen, models
+        chosen = select(selection, crit)
+    models = {k: (sse, taus + x.mean()) for k, (sse, taus) in fits.items()}
+    return chosen, models, crit, tests
 
 
-def _permutation_select(xc, Yc, W, models, ks, alpha, n_permutations, seed):
-    """Kim et al. (2000) sequential permutation tests, series by series (permutations vectorised)."""
-    rng = np.random.default_rng(seed)
-    s, n = Yc.shape
-    chosen = np.zeros(s, dtype=int)
-    k_max = max(ks)
-    # minutes on thousands of units: a bar on a terminal (brecha.progress)
-    for i in progress.track(range(s), "permutations", total=s):
-        w = None if W is None else W[i]
-        sw = np.ones(n) if w is None else np.sqrt(w)
-        k_a, k_b = 0, k_max
-        while k_a < k_b:
-            knots0 = models[k_a][1][i][None, :]
-            beta, _, sse0, _ = _final_fit(xc, Yc[i][None, :], None if w is None else w[None, :], knots0)
-            fitted = np.einsum("snp,sp->sn", _designs(xc, knots0), beta)[0]
-            sse1 = models[k_b][0][i]
-            t_obs = (sse0[0] - sse1) / max(sse1, 1e-300)
-            resid_w = (Yc[i] - fitted) * sw
-            perms = np.argsort(rng.random((n_permutations, n)), axis=1)
-            Ystar = fitted[None, :] + resid_w[perms] / sw[None, :]
-            Wstar = None if w is None else np.broadcast_to(w, Ystar.shape)
-            s0, _ = _grid_sse(xc, Ystar, Wstar, models[k_a][2])
-            s1, _ = _grid_sse(xc, Ystar, Wstar, models[k_b][2])
-            t_star = (s0 - s1) / np.maximum(s1, 1e-300)
-            p_value = (1 + np.sum(t_star >= t_obs * (1 - 1e-12))) / (n_permutations + 1)
-            if p_value < alpha / (k_max - k_a):
-                k_a += 1
-            else:
-                k_b -= 1
-        chosen[i] = k_a
-    return chosen
-
-
-def _segments_table(x, Y, W, chosen, models, alpha, aapc_range, clip=False):
+def _segments_table(x, Y, W, chosen, models, alpha, aapc_range, clip=False, aapc_ci="parametric",
+                    n_resamples=1000, seed=2024, rules=(2, 2), continuous=False):
     """APC rows per segment and the AAPC row per series, for the selected models."""
     from scipy import special
 
     s, n = Y.shape
-    xc = x - x.mean()
+    centre = x.mean()
+    xc = x - centre
     seg_rows, aapc_rows, joinpoints = [], [], [None] * s
     asked = (x[0], x[-1]) if aapc_range is None else (float(aapc_range[0]), float(aapc_range[1]))
     a, b = asked
@@ -283,42 +187,51 @@ def _segments_table(x, Y, W, chosen, models, alpha, aapc_range, clip=False):
         a, b = max(a, x[0]), min(b, x[-1])
     if a < x[0] or b > x[-1] or a >= b:
         raise InputError(MSG("bad_range", a=asked[0], b=asked[1], first=x[0], last=x[-1]))
+    z = special.ndtri(1.0 - alpha / 2.0)
     for k in np.unique(chosen):
         members = np.flatnonzero(chosen == k)
-        knots = models[k][1][members]
+        taus = models[k][1][members] - centre
         Ym = Y[members]
         Wm = None if W is None else W[members]
-        beta, xtx_inv, sse, _ = _final_fit(xc, Ym, Wm, knots)
+        beta, xtx_inv, sse = final_fit(xc, Ym, Wm, taus)
         df = n - (2 * k + 2)
-        sigma2 = sse / df
-        cov = xtx_inv * sigma2[:, None, None]
-        # segment slopes: b1 + cumulative slope changes
-        C = np.zeros((k + 1, k + 2))
-        for i in range(k + 1):
-            C[i, 1: 2 + i] = 1.0
+        cov = xtx_inv * (sse / df)[:, None, None]
+        C = slope_matrix(k)
         slopes = beta @ C.T
         cov_seg = np.einsum("ip,spq,jq->sij", C, cov, C)
         se = np.sqrt(np.einsum("sii->si", cov_seg))
         q = special.stdtrit(df, 1.0 - alpha / 2.0)
         t_stat = slopes / se
         p_value = 2.0 * special.stdtr(df, -np.abs(t_stat))
+        if aapc_ci == "empirical-quantile":
+            eq_lo, eq_hi = A.empirical_quantile(xc, Ym, Wm, taus, beta, k, a - centre, b - centre, alpha,
+                                                n_resamples, seed, rules[0], rules[1], continuous)
         for m, unit_pos in enumerate(members):
-            jp_years = x[knots[m]]
+            jp_years = taus[m] + centre
             joinpoints[unit_pos] = tuple(float(v) for v in jp_years)
             bounds = np.concatenate([[x[0]], jp_years, [x[-1]]])
             for i in range(k + 1):
                 seg_rows.append((unit_pos, i + 1, bounds[i], bounds[i + 1], slopes[m, i], se[m, i], t_stat[m, i],
                                  p_value[m, i], df, k))
-            overlap = np.clip(np.minimum(bounds[1:], b) - np.maximum(bounds[:-1], a), 0.0, None)
-            w = overlap / overlap.sum()
-            mean_slope = float(w @ slopes[m])
-            var = float(w @ cov_seg[m] @ w)
-            inside_one = np.count_nonzero(overlap > 0) == 1
-            crit = q if inside_one else special.ndtri(1.0 - alpha / 2.0)
-            z = mean_slope / np.sqrt(var)
-            p_aapc = 2.0 * (special.stdtr(df, -abs(z)) if inside_one else special.ndtr(-abs(z)))
-            aapc_rows.append((unit_pos, a, b, mean_slope, np.sqrt(var), z, p_aapc, crit,
-                              "t" if inside_one else "normal", df, k))
+            mean_slope, var_se, inside_one = A.mean_slope_parametric(bounds, slopes[m], cov_seg[m], a, b)
+            lo = hi = np.nan
+            method = aapc_ci
+            if aapc_ci == "muggeo" and k > 0 and not inside_one:
+                mean_slope, var_se, _ = A.mean_slope_muggeo(xc, Ym[m], None if Wm is None else Wm[m], taus[m],
+                                                            beta[m], sse[m], a - centre, b - centre, df)
+            elif aapc_ci == "muggeo":
+                method = "parametric"  # no joinpoint inside the period: nothing to add to the segment's CI
+            crit = q if inside_one else z
+            if method == "empirical-quantile":
+                lo, hi = eq_lo[m], eq_hi[m]
+            else:
+                lo, hi = mean_slope - crit * var_se, mean_slope + crit * var_se
+            stat = mean_slope / var_se
+            p_aapc = 2.0 * (special.stdtr(df, -abs(stat)) if inside_one else special.ndtr(-abs(stat)))
+            aapc_rows.append((unit_pos, a, b, mean_slope, var_se, stat, p_aapc, lo, hi,
+                              "t" if inside_one and method == "parametric" else (
+                                  "empirical" if method == "empirical-quantile" else "normal"),
+                              method, df, k))
     segs = pd.DataFrame(seg_rows, columns=["series", "segment", "start_year", "end_year", "slope", "se", "t",
                                            "p_value", "df", "n_joinpoints"])
     q_seg = special.stdtrit(segs["df"].to_numpy(float), 1.0 - alpha / 2.0) if len(segs) else np.array([])
@@ -326,18 +239,38 @@ def _segments_table(x, Y, W, chosen, models, alpha, aapc_range, clip=False):
     segs["apc_lower"] = (np.exp(segs["slope"] - q_seg * segs["se"]) - 1) * 100
     segs["apc_upper"] = (np.exp(segs["slope"] + q_seg * segs["se"]) - 1) * 100
     segs = segs.sort_values(["series", "segment"]).reset_index(drop=True)
-    aapc = pd.DataFrame(aapc_rows, columns=["series", "start_year", "end_year", "slope", "se", "t", "p_value", "crit",
-                                            "ci_distribution", "df", "n_joinpoints"])
+    aapc = pd.DataFrame(aapc_rows, columns=["series", "start_year", "end_year", "slope", "se", "t", "p_value",
+                                            "slope_lower", "slope_upper", "ci_distribution", "ci_method", "df",
+                                            "n_joinpoints"])
     aapc["aapc"] = (np.exp(aapc["slope"]) - 1) * 100
-    aapc["aapc_lower"] = (np.exp(aapc["slope"] - aapc["crit"] * aapc["se"]) - 1) * 100
-    aapc["aapc_upper"] = (np.exp(aapc["slope"] + aapc["crit"] * aapc["se"]) - 1) * 100
-    aapc = aapc.drop(columns="crit").sort_values("series").reset_index(drop=True)
+    aapc["aapc_lower"] = (np.exp(aapc["slope_lower"]) - 1) * 100
+    aapc["aapc_upper"] = (np.exp(aapc["slope_upper"]) - 1) * 100
+    aapc = aapc.drop(columns=["slope_lower", "slope_upper"]).sort_values("series").reset_index(drop=True)
     return segs, aapc, joinpoints
 
 
+def _models_table(x, n, models, crit, chosen, s):
+    rows = []
+    for k, (sse, taus) in models.items():
+        bic, bic3, weight, wbic = crit[k]
+        for i in range(s):
+            rows.append((i, k, sse[i], bic[i], bic3[i], weight[i], wbic[i],
+                         ";".join(f"{v:.10g}" for v in taus[i]), chosen[i] == k))
+    table = pd.DataFrame(rows, columns=["series", "n_joinpoints", "sse", "bic", "bic3", "weight", "wbic",
+                                        "joinpoints", "selected"])
+    return table.sort_values(["series", "n_joinpoints"]).reset_index(drop=True)
+
+
+def _rules(min_segment, min_end, min_between):
+    """NCI's two rules; ``min_segment`` (older brecha) sets both."""
+    return (min_segment if min_end is None else min_end), (min_segment if min_between is None else min_between)
+
+
 def joinpoint(years, counts=None, births=None, rates=None, max_joinpoints: int = 2, min_segment: int = 2,
-              selection: str = "bic", weights=None, alpha: float = 0.05, aapc_range=None,
-              n_permutations: int = 999, seed: int | None = 2024, per: float = 1000.0) -> JoinpointResult:
+              selection: str = "wbic", weights=None, alpha: float = 0.05, aapc_range=None,
+              n_permutations: int = 4499, seed: int | None = 2024, per: float = 1000.0, continuous: bool = False,
+              min_end: int | None = None, min_between: int | None = None, aapc_ci: str | None = None,
+              n_resamples: int = 1000) -> JoinpointResult:
     """Joinpoint regression of ln(rate) on year for one series or many (2-D: series x years).
 
     Parameters
@@ -345,11 +278,16 @@ def joinpoint(years, counts=None, births=None, rates=None, max_joinpoints: int =
     years : increasing years (1-D), shared by all series.
     counts, births : event counts and births (rate = per x counts / births); or ``rates`` directly.
     max_joinpoints : K, the most joinpoints tried (default 2).
-    min_segment : observations required before, after and between joinpoints (joinpoint excluded).
-    selection : ``bic`` (default) or ``permutation`` (Kim et al. 2000; ``n_permutations``, ``seed``).
+    min_end, min_between : NCI's rules (observations between a joinpoint and either end, and between two
+        joinpoints, a joinpoint on an observation not counted; default ``min_segment`` = 2 for both).
+    selection : ``wbic`` (default, as NCI Joinpoint 5), ``bic``, ``bic3`` or ``permutation`` (Kim et al.
+        2000; ``n_permutations`` (4,499 as NCI), ``seed``).
+    continuous : joinpoints anywhere between data years (exact), not only at them.
     weights : None or ``poisson`` (weight = count, i.e. 1/Var(ln rate)).
     alpha : CI level 1 - alpha; also the overall level of the permutation tests.
     aapc_range : (start, end) years of the AAPC (default the whole period).
+    aapc_ci : ``parametric`` (default with joinpoints at data years), ``muggeo`` (default with continuous
+        joinpoints) or ``empirical-quantile`` (``n_resamples``, ``seed``); see :mod:`brecha.trends.aapc`.
 
     Zero counts must be handled first (``trends(..., zero="add-half")`` does it).
 
@@ -360,29 +298,48 @@ def joinpoint(years, counts=None, births=None, rates=None, max_joinpoints: int =
         >>> joinpoint(yrs, rates=rate, max_joinpoints=1).joinpoints
         [(2008.0,)]
     """
-    _check_options(selection, weights)
+    min_end, min_between = _rules(min_segment, min_end, min_between)
+    _check_options(selection, weights, aapc_ci, continuous, (("min_end", min_end), ("min_between", min_between)))
+    aapc_ci = aapc_ci or ("muggeo" if continuous else "parametric")
     x, Y, W, _ = _prepare(years, counts, births, rates, weights, per)
-    chosen, models = fit_joinpoints(x, Y, W, max_joinpoints, min_segment, selection, alpha, n_permutations,
-                                    seed)
-    segs, aapc, jps = _segments_table(x, Y, W, chosen, models, alpha, aapc_range)
-    rows = []
-    n = Y.shape[1]
-    for k, (sse, best, _) in models.items():
-        bic = np.log(np.maximum(sse, 1e-300) / n) + 2.0 * (k + 1) * np.log(n) / n
-        for i in range(Y.shape[0]):
-            rows.append((i, k, sse[i], bic[i], ";".join(f"{x[j]:g}" for j in best[i]), chosen[i] == k))
-    table = pd.DataFrame(rows, columns=["series", "n_joinpoints", "sse", "bic", "joinpoints", "selected"])
-    return JoinpointResult(models=table.sort_values(["series", "n_joinpoints"]).reset_index(drop=True),
-                           segments=segs, aapc=aapc, n_joinpoints=chosen, joinpoints=jps, selection=selection,
-                           weights=weights, seed=seed if selection == "permutation" else None)
+    chosen, models, crit, tests = fit_joinpoints(x, Y, W, max_joinpoints, min_end, min_between, selection, alpha,
+                                                 n_permutations, seed, continuous)
+    segs, aapc, jps = _segments_table(x, Y, W, chosen, models, alpha, aapc_range, aapc_ci=aapc_ci,
+                                      n_resamples=n_resamples, seed=seed, rules=(min_end, min_between),
+                                      continuous=continuous)
+    table = _models_table(x, Y.shape[1], models, crit, chosen, Y.shape[0])
+    fitted = np.empty_like(Y)
+    for k in np.unique(chosen):
+        members = np.flatnonzero(chosen == k)
+        taus = models[k][1][members] - x.mean()
+        beta, _, _ = final_fit(x - x.mean(), Y[members], None if W is None else W[members], taus)
+        fitted[members] = np.einsum("snp,sp->sn", designs(x - x.mean(), taus), beta)
+    tests_table = pd.DataFrame(tests, columns=["series", "k_null", "k_alternative", "p_value"])
+    return JoinpointResult(models=table, segments=segs, aapc=aapc, n_joinpoints=chosen, joinpoints=jps,
+                           selection=selection, weights=weights,
+                           seed=seed if selection == "permutation" or aapc_ci == "empirical-quantile" else None,
+                           tests=tests_table, continuous=continuous,
+                           fitted=np.exp(fitted)[0] if Y.shape[0] == 1 and np.ndim(rates if rates is not None
+                                                                                    else counts) == 1
+                           else np.exp(fitted))
 
 
 def joinpoint_trends(table, names, outcome, zero="add-half", alpha=0.05, min_years=3, max_joinpoints=2,
-                     selection="bic", weights=None, n_permutations=999, seed=2024, level=None,
-                     min_segment=2, aapc_years=None, max_zero_share=0.5, extra_notes=None):
+                     selection="wbic", weights=None, n_permutations=4499, seed=2024, level=None,
+                     min_segment=2, aapc_years=None, max_zero_share=0.5, extra_notes=None, continuous=False,
+                     min_end=None, min_between=None, aapc_ci=None, n_resamples=1000, family="gaussian"):
     """Per-unit joinpoint rows for :func:`brecha.trends.trends`: the AAPC row (the unit's overall trend)
-    first, then one row per segment. Sparse units (see ``max_zero_share``) get no class on any row."""
-    _check_options(selection, weights)
+    first, then one row per segment. Sparse units (see ``max_zero_share``) get no class on any row.
+    ``family="poisson"``: the Poisson model on the counts with the births as offset
+    (:mod:`brecha.trends.joinpoint_poisson`; zero-death years enter as zeros)."""
+    min_end, min_between = _rules(min_segment, min_end, min_between)
+    if family not in ("gaussian", "poisson"):
+        raise InputError(MSG("bad_family", value=family), argument="family")
+    if family == "poisson" and (continuous or selection == "permutation" or (aapc_ci or "parametric") != "parametric"
+                                or weights):
+        raise InputError(MSG("poisson_limits"), argument="family")
+    _check_options(selection, weights, aapc_ci, continuous, (("min_end", min_end), ("min_between", min_between)))
+    aapc_ci = aapc_ci or ("muggeo" if continuous else "parametric")
     all_years = np.unique(table["year"])
     if aapc_years is not None and len(all_years) and (
             max(aapc_years[0], all_years[0]) >= min(aapc_years[1], all_years[-1])):
@@ -394,10 +351,19 @@ def joinpoint_trends(table, names, outcome, zero="add-half", alpha=0.05, min_yea
     for x, members, Y10, E in series:
         Y = Y10 * np.log(10.0)
         W = E if weights == "poisson" else None
-        chosen, models = fit_joinpoints(x, Y, W, max_joinpoints, min_segment, selection, alpha, n_permutations,
-                                        seed)
-        segs, aapc, jps = _segments_table(x, Y, W, chosen, models, alpha, aapc_years, clip=True)
-        jp_text = {i: ";".join(f"{v:g}" for v in jps[i]) for i in range(len(members))}
+        if family == "poisson":
+            from .joinpoint_poisson import fit_poisson
+
+            births = 1000.0 * E / 10.0 ** Y10
+            deaths = np.where(E == 0.5, 0.0, E) if zero == "add-half" else E  # the counts as observed
+            chosen, models, Y, W, _ = fit_poisson(x, deaths, births, max_joinpoints, min_end, min_between, selection)
+        else:
+            chosen, models, _, _ = fit_joinpoints(x, Y, W, max_joinpoints, min_end, min_between, selection, alpha,
+                                                  n_permutations, seed, continuous)
+        segs, aapc, jps = _segments_table(x, Y, W, chosen, models, alpha, aapc_years, clip=True, aapc_ci=aapc_ci,
+                                          n_resamples=n_resamples, seed=seed, rules=(min_end, min_between),
+                                          continuous=continuous)
+        jp_text = {i: ";".join(f"{v:.6g}" for v in jps[i]) for i in range(len(members))}
         segs["row"] = "segment"
         aapc["row"] = "aapc"
         aapc["segment"] = pd.NA
@@ -409,7 +375,8 @@ def joinpoint_trends(table, names, outcome, zero="add-half", alpha=0.05, min_yea
         frames.append(both)
     rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
         columns=["pos", "row", "segment", "start_year", "end_year", "slope", "se", "t", "p_value", "df",
-                 "n_joinpoints", "apc", "apc_lower", "apc_upper", "joinpoints", "n_years", "ci_distribution"])
+                 "n_joinpoints", "apc", "apc_lower", "apc_upper", "joinpoints", "n_years", "ci_distribution",
+                 "ci_method"])
     fitted = set(rows["pos"].tolist())
     missing = [i for i in range(len(units)) if i not in fitted]
     if missing:
@@ -455,12 +422,16 @@ def joinpoint_trends(table, names, outcome, zero="add-half", alpha=0.05, min_yea
         "ci_distribution": rows.get("ci_distribution", pd.Series([None] * len(rows))).to_numpy(),
         "selection": selection,
         "weights": weights or "none",
-        "seed": seed if selection == "permutation" else pd.NA,
-        "zero_rule": zero,
+        "seed": seed if selection == "permutation" or aapc_ci == "empirical-quantile" else pd.NA,
+        "ci_method": rows.get("ci_method", pd.Series([None] * len(rows))).to_numpy(),
+        "continuous": continuous,
+        "family": family,
+        "zero_rule": "none" if family == "poisson" and zero == "add-half" else zero,  # zeros enter as zeros
         "zero_years": info["zero_years"].to_numpy()[pos],
         "sparse": sparse,
         "dropped_years": info["dropped_years"].to_numpy()[pos],
         "note": [notes[i] for i in pos],
     })
     out.loc[out["row"] == "segment", "ci_distribution"] = "t"
+    out.loc[out["row"] == "segment", "ci_method"] = "parametric"
     return out

@@ -24,6 +24,12 @@ from typing import Callable
 
 from .. import analyses as A
 from . import covariate, disparity, distribution, funnel, headline, inequality, maps, models, rates, trends
+from .. import analyses_gap_where as AG
+from . import gap_where
+from .. import analyses_joinpoint as AJ
+from . import gap_test, joinpoint_plots
+from .. import analyses_spatial as AS
+from . import spatial
 
 
 @dataclass(frozen=True)
@@ -50,15 +56,22 @@ STEPS = [
     Step("covariate", "covariate", covariate.build, A.covariate_inequality, wants=("covariate_inequality",)),
     Step("funnel", "funnel", funnel.build, A.funnel, wants=("funnel",)),
     Step("models", "models", models.build, A.models, wants=("models",)),
+    Step("gap_where", "gap_where", gap_where.build, AG.gap_where, wants=("decompose",)),
+    Step("spatial", "spatial", spatial.build, AS.spatial, wants=("spatial",)),
     Step("headline", "rates", headline.build, phase="figures"),
     Step("headline", "rates", headline.gap, A.gap, phase="figures", when=lambda res: res.national is not None),
+    Step("gap_test", "trends", gap_test.build, AJ.gap_test, phase="figures", when=lambda res: res.gap is not None),
+    Step("joinpoint_plots", "trends", joinpoint_plots.build, AJ.joinpoint_fits, wants=("trends",), phase="figures",
+         when=lambda res: (res.study.analyses.get("trends") or {}).get("method") == "joinpoint"),
     Step("maps", "maps", maps.build, wants=("maps",), phase="figures"),
+    Step("excess", "disparity", gap_where.excess_headline, wants=("disparity",), phase="figures"),
     Step("smoothed_table", "maps", maps.smoothed_table, phase="finish"),
 ]
 
 # the sections of the first outcome in the order the page shows them; then one section per further outcome
 # (other_outcomes), the data (data) and the methods (methods)
-ORDER = ("rates", "disparity", "trends", "maps", "funnel", "distribution", "inequality", "covariate", "models")
+ORDER = ("rates", "disparity", "trends", "maps", "spatial", "funnel", "distribution", "inequality", "gap_where",
+         "covariate", "models")
 
 # the steps run again for each further outcome of the study (neonatal, post-neonatal)
 FURTHER_OUTCOME = ("rates", "disparity", "trends")

@@ -9,7 +9,10 @@ def build(res, page) -> None:
     L = page.L
     page.add_table("distribution", res.distribution, L("t_distribution", units=page.units, unit=page.unit),
                    "distribution")
+    points = res.distribution_points
+    if page.publication:  # a study's [publication]: hidden units' rates are not drawn
+        points = page.publication.published_rows(points)
     page.add_figure(F.distribution_chart(
-        "distribution", res.distribution_points[["year", "estimate"]], ylabel=f"{L('imr_short')} ({L('per_1000')})",
+        "distribution", points[["year", "estimate"]], ylabel=f"{L('imr_short')} ({L('per_1000')})",
         national=res.national[["year", "estimate"]], national_label=L("country_total"),
         caption=L("cap_distribution", units=page.units, unit=page.unit) + page.caveat), "distribution")

@@ -105,14 +105,19 @@ def _ranking(res, page) -> None:
                 for u, r in frame.iterrows()]
 
     worst, best = g["worst"], g["best"]
+    hidden = page.publication.hidden_units() if page.publication else set()
+    if hidden:  # a study's [publication]: units whose counts are hidden are not named here
+        worst, best = worst[~worst.index.isin(hidden)], best[~best.index.isin(hidden)]
     h["worst"] = rows(worst)
     h["best"] = rows(best)
     # honest about the ranking: do the worst units' intervals clear the best ones'?
     note += " " + L("h_rank_overlap" if float(worst["lower"].min()) <= float(best["upper"].max()) else "h_rank_apart")
     if "funnel_high" in g:
         high = g["funnel_high"]
-        names = [str(n) for n in high.get("name", high["unit"]).head(6)]
-        more = L("h_more", n=page.count(len(high) - 6)) if len(high) > 6 else ""
+        # (a study's [publication]: hidden units are counted, not named)
+        named = high[~high["unit"].astype(str).isin(hidden)] if hidden and "unit" in high.columns else high
+        names = [str(n) for n in named.get("name", named["unit"]).head(6)]
+        more = L("h_more", n=page.count(len(high) - len(names))) if len(high) > len(names) else ""
         note += " " + L("h_funnel", n=page.count(len(high)), units=page.units, total=page.count(g["funnel_units"]),
                         names=", ".join(names), more=more) if len(high) else \
             " " + L("h_funnel_none", units=page.units)
@@ -123,7 +128,7 @@ def _ranking(res, page) -> None:
 def _place(res, page) -> str:
     """Where the study is: the region's name for a one-region study, else the country."""
     u, panel = res.study.units, res.panel
-    country = page.L(f"country_{panel.country}") if panel.country in ("CL", "BR") else ""
+    country = page.L(f"country_{panel.country}") if panel.country in ("CL", "BR", "AR") else ""
     if "region" in u and panel.units is not None and "region_name" in panel.units:
         return str(panel.units["region_name"].iloc[0])
     return country or page.L("country_total")

@@ -1,12 +1,13 @@
 """Maps of the units' rates over the period (observed, empirically-Bayes smoothed) and of their trend
-classes, with the Santiago region as an inset on Chile's maps; and the smoothed rates' table."""
+classes, with the Santiago region as an inset on Chile's maps; and the smoothed rates' table. Countries
+without shipped polygons get proportional symbols at the unit seats or a tile grid (report/symbol_maps.py)."""
 from __future__ import annotations
 
 from .. import figures as F
 from ..blocks import Block
-from ..calls import Unavailable
 from ..labels import TREND_KEYS, cell_label, trend_word
 from ..formatting import localise
+from ..map_canvas import unit_map_canvas
 
 
 def smoothed(res, page) -> None:
@@ -25,41 +26,39 @@ def smoothed_table(res, page) -> None:
 
 
 def build(res, page) -> None:
-    L, lang, panel = page.L, page.lang, res.panel
-    reg = getattr(panel, "registry", None)
-    geo = reg.polygons() if reg is not None and hasattr(reg, "polygons") else None
-    if not geo:
-        raise Unavailable(L("ex_no_polygons", country=panel.country or "-"))
-    inset = []
-    if panel.country == "CL" and panel.units is not None:
-        inset = panel.units.loc[panel.units["region"].astype(str) == "13", "unit"].astype(str).tolist()
-    canvas = F.MapCanvas(geo, panel.unit_codes, inset_region_units=inset,
-                         offshore=F.CHILE_OFFSHORE if panel.country == "CL" else ())
-    if canvas.fig is None:
-        raise Unavailable(L("ex_no_polygons", country=panel.country or "-"))
-    offshore = ""
-    if canvas.offshore:
-        names = res.names
-        offshore = L("cap_map_offshore", names=", ".join(names.get(u, u) for u in canvas.offshore))
-    inset_title = L("map_inset_CL") if inset else ""
+    L, lang = page.L, page.lang
+    canvas, inset_title, offshore = unit_map_canvas(res, page)
     per1000 = L("per_1000")
     opts = res.options("maps", {"smoothed": True, "trend": True})
     pooled = res.pooled.set_index("unit")
     raw = pooled["estimate"].astype(float).where(pooled["births"].astype(float) > 0)
-    values_for_classes = res.smoothed if res.smoothed is not None else raw
+    smoothed_rates = res.smoothed
+    # a study's [publication]: hidden units are grey with their own legend entry, and the classes are cut
+    # on the published rates only (an edge is some unit's rate)
+    hidden = page.publication.hidden_units() if page.publication else set()
+    if hidden:
+        from ..labels_publication import HIDDEN
+
+        raw = raw.drop(index=list(hidden), errors="ignore")
+        smoothed_rates = smoothed_rates.drop(index=list(hidden), errors="ignore") if smoothed_rates is not None \
+            else None
+    grey = {u: HIDDEN for u in hidden}
+    hidden_entry = [(HIDDEN, L("hidden_cell"))] if hidden else []
+    values_for_classes = smoothed_rates if smoothed_rates is not None else raw
     edges, labels = F.quantile_classes(values_for_classes)
     labels = [localise(x, lang) for x in labels]
     missing = (F.MISSING, L("missing"))
     raw_edges, raw_labels = F.quantile_classes(raw)
     raw_labels = [localise(x, lang) for x in raw_labels]
-    fig = canvas.render("map_rate", F.sequential_colours(raw, raw_edges), F.legend_for(raw_edges, raw_labels) + [missing],
+    fig = canvas.render("map_rate", {**F.sequential_colours(raw, raw_edges), **grey},
+                        F.legend_for(raw_edges, raw_labels) + [missing] + hidden_entry,
                         title=f"{L('imr')} {res.period}", legend_title=per1000, inset_title=inset_title,
                         caption=L("cap_map_rate", period=res.period, unit=page.unit) + offshore)
     page.add_figure(fig, "maps")
     page.report.headline["map"] = fig
     if res.smoothed is not None and opts.get("smoothed", True):
-        fig = canvas.render("map_smoothed", F.sequential_colours(res.smoothed, edges),
-                            F.legend_for(edges, labels) + [missing],
+        fig = canvas.render("map_smoothed", {**F.sequential_colours(smoothed_rates, edges), **grey},
+                            F.legend_for(edges, labels) + [missing] + hidden_entry,
                             title=f"{L('c_smoothed')} {res.period}", legend_title=per1000, inset_title=inset_title,
                             caption=L("cap_map_smooth", period=res.period,
                                       method=cell_label("method", res.smooth_method, lang)) + offshore)

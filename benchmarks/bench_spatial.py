@@ -1,0 +1,58 @@
+"""Spatial statistics on Chile's 346 communes (issue 15).
+
+Bars (issue 15): Moran + LISA (999 permutations) + Gi* for 346 communes ≤ 2 s; BYM2 for 346 communes pooled
+≤ 10 s; BYM2 per year for 16 years ≤ 60 s. The neighbours (polygons read, queen contiguity) are built once
+first and timed apart; the library imports (esda, libpysal: about 3 s) are warmed up and not counted. Each
+step prints its wall and CPU time (the machine is shared: CPU time is the steadier number). BYM2 runs with
+BLAS limited to one thread when threadpoolctl is there (many threads only contend on 2 cores).
+"""
+from __future__ import annotations
+
+import contextlib
+import time
+import warnings
+
+BARS = {"autocorrelation": 2.0, "bym2_pooled": 10.0, "bym2_years": 60.0}
+
+
+def _timed(func):
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = func()
+    return time.perf_counter() - wall, time.process_time() - cpu, result
+
+
+def _one_thread():
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return contextlib.nullcontext()
+    return threadpool_limits(1)
+
+
+def main() -> bool:
+    import esda  # noqa: F401  (warm the import)
+
+    from brecha.datasets import chile
+    from brecha.spatial.autocorrelation import spatial_autocorrelation
+    from brecha.spatial.bym2 import bym2
+    from brecha.spatial.neighbours import neighbours
+
+    warnings.simplefilter("ignore")
+    panel = chile(covariates=False)
+    years = list(range(2000, 2016))
+    wall, cpu, nb = _timed(lambda: neighbours(panel, "queen"))
+    print(f"   neighbours (queen, {len(nb.units)} communes with neighbours): {wall:.2f} s wall, {cpu:.2f} s CPU")
+    ok = True
+    wall, cpu, _ = _timed(lambda: spatial_autocorrelation(panel, years=years, pool=True, neighbours=nb,
+                                                          permutations=999, seed=1))
+    ok &= min(wall, cpu) <= BARS["autocorrelation"]
+    print(f"   Moran + LISA (999 permutations) + Gi*, pooled: {wall:.2f} s wall, {cpu:.2f} s CPU "
+          f"(bar {BARS['autocorrelation']:.0f} s)")
+    with _one_thread():
+        wall, cpu, _ = _timed(lambda: bym2(panel, years=years, pool=True, neighbours=nb))
+        ok &= min(wall, cpu) <= BARS["bym2_pooled"]
+        print(f"   BYM2 pooled 2000-2015: {wall:.2f} s wall, {cpu:.2f} s CPU (bar {BARS['bym2_pooled']:.0f} s)")
+        wall, cpu, _ = _timed(lambda: bym2(panel, years=years, pool=False, neighbours=nb))
+        ok &= min(wall, cpu) <= BARS["bym2_years"]
+        print(f"   BYM2 per year, 16 years: {wall:.2f} s wall, {cpu:.2f} s CPU (bar {BARS['bym2_years']:.0f} s)")
+    return bool(ok)

@@ -1,0 +1,39 @@
+"""Issue 19: the workbook's number cells, now decided in numpy, are the very text the cell-by-cell rule gives."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from brecha.report.excel import _column_cells
+
+
+def one_by_one(series: pd.Series) -> list[str]:
+    """The rule written cell by cell (as the writer did before): '' for NaN/inf, an integer without '.0'
+    below 1e15, else repr."""
+    out = []
+    for v in series.astype("float64").to_numpy(na_value=np.nan):
+        if v != v or v in (np.inf, -np.inf):
+            out.append("")
+        elif float(v).is_integer() and abs(v) < 1e15:
+            out.append(f"<c><v>{int(v)}</v></c>")
+        else:
+            out.append(f"<c><v>{float(v)!r}</v></c>")
+    return out
+
+
+@pytest.mark.parametrize("series", [
+    pd.Series([0.0, -0.0, 1.0, -3.0, 0.1 + 0.2, 1 / 3, np.nan, np.inf, -np.inf, 1e15, 1e15 - 1, -1e15, 2.5e-300,
+               123456789.125, 5e-324, 1.7976931348623157e308]),
+    pd.Series([1, 2, None, 40], dtype="Int64"),
+    pd.Series([1.5, None, 2.0], dtype="Float64"),
+    pd.Series(np.arange(-5, 5, dtype=np.int64)),
+    pd.Series(np.random.default_rng(1).normal(0, 1e6, 5000)),
+    pd.Series([], dtype=float),
+])
+def test_number_cells_equal_the_cell_by_cell_rule(series):
+    assert _column_cells(series) == one_by_one(series)
+
+
+def test_cells_of_known_values():
+    assert _column_cells(pd.Series([2.0, 0.5, np.nan])) == ["<c><v>2</v></c>", "<c><v>0.5</v></c>", ""]
