@@ -36,6 +36,7 @@ import pandas as pd
 
 from ..errors import InputError, warn
 from ..i18n import Catalog
+from .decompose import bootstrap_interval
 from .ordered import ridit
 
 MSG = Catalog({
@@ -240,13 +241,7 @@ def _replicate_rates(rng, events, births, bootstrap: int, block_cells: int = 1 <
     return rates
 
 
-def _interval(values, alpha_q):
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    if len(v) < 2:
-        return np.nan, np.nan, np.nan
-    lo, hi = np.quantile(v, [alpha_q, 1 - alpha_q])
-    return float(lo), float(hi), float(v.std(ddof=1))
+_interval = bootstrap_interval
 
 
 def _rows(names, point, reps, base, alpha_q) -> list[dict]:

@@ -396,3 +396,15 @@ def change(name: str, before: dict, after: dict) -> dict:
     out["between_means"] = ((b01 - b00) + (b11 - b10)) / 2
     out["overlap"] = (after["overlap"] - before["overlap"]) if gini else np.zeros_like(out["total"])
     return out
+
+
+def bootstrap_interval(values, alpha_q: float) -> tuple[float, float, float]:
+    """Percentile interval and standard error of bootstrap replicates: the ``alpha_q`` and ``1 - alpha_q``
+    quantiles of the finite replicates, and their standard deviation (ddof 1); all NaN with fewer than two
+    finite replicates. Shared by the between/within and the determinants decompositions."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if len(v) < 2:
+        return np.nan, np.nan, np.nan
+    lo, hi = np.quantile(v, [alpha_q, 1 - alpha_q])
+    return float(lo), float(hi), float(v.std(ddof=1))

@@ -337,13 +337,7 @@ def decompose(panel, by: str = "region", measures=MEASURES, outcome: str = "infa
     return out
 
 
-def _interval(values, alpha_q):
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    if len(v) < 2:
-        return np.nan, np.nan, np.nan
-    lo, hi = np.quantile(v, [alpha_q, 1 - alpha_q])
-    return float(lo), float(hi), float(v.std(ddof=1))
+_interval = D.bootstrap_interval
 
 
 def _intervals(matrix, alpha_q) -> list[tuple]:
