@@ -170,8 +170,11 @@ def run_subprocess(argv: list[str], tty: bool = False, timeout: float = 600,
     if sigint_after is not None:
         import signal
 
+        # a foreground process: Ctrl-C's default action, also when this suite itself was started in the
+        # background of a shell without job control (which starts it with SIGINT ignored, inherited by children)
         proc = subprocess.Popen(brecha_command() + list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                stdin=subprocess.DEVNULL, env=env, text=True)
+                                stdin=subprocess.DEVNULL, env=env, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         import time
 
         first = proc.stdout.readline()  # the command has started its work (imports done, first line out)

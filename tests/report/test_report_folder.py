@@ -255,7 +255,8 @@ def test_sigint_to_a_real_brecha_report_process(tiny_report, tmp_path):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "brecha.cli.main", "--lang", "en", "report", "--example",
                              "chile", "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, cwd=tmp_path)
+                            env=env, cwd=tmp_path,  # Ctrl-C's default action, as in a foreground process
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     first = proc.stdout.readline()  # "Study: ..." is printed once the work starts
     assert first.startswith("Study:"), first + proc.stderr.read()
     time.sleep(1.0)
