@@ -53,7 +53,9 @@ def test_excess_rows_equal_the_appended_ones(options):
 
 def test_no_column_holds_python_objects_per_row():
     table = disparity(_panel(), reference="best:0")
-    assert not [c for c in table.columns if table[c].dtype == object]
+    # the unit codes are text by nature: pandas 3's str dtype; on pandas 2, text columns are object by default
+    text_is_object = pd.Series(["a"]).dtype == object
+    assert not [c for c in table.columns if table[c].dtype == object and not (c == "unit" and text_is_object)]
     for column in ("period", "outcome", "measure", "method", "reference", "flag"):
         assert isinstance(table[column].dtype, pd.CategoricalDtype), column
     assert len(table["method"].cat.categories) <= 8
