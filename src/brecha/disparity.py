@@ -42,6 +42,7 @@ from .rates import carry_notes, events_table
 # measure = "excess_deaths": D − B·r_ref (AR, PAR × births, as brecha.excess_deaths), built with the table
 from .disparity_table import EXCESS, excess, method_codes, unit_column
 from .disparity_table import categorical as _categorical, counts as _counts
+from .disparity_exact import _conditional_rr
 
 MSG = Catalog({
     **REFERENCE_MESSAGES,  # the reference's own (brecha.disparity_reference)
@@ -104,99 +105,7 @@ def count_variance(events, births, family: str = "poisson") -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------- RR
-def _binom_tails(x, m, p):
-    """P(X < x), P(X = x), P(X > x) for X ~ Binomial(m, p), vectorised (scipy.special only)."""
-    from scipy.special import bdtr, bdtrc
-
-    x = np.asarray(x).astype(np.int64)
-    m = np.asarray(m).astype(np.int64)
-    le = bdtr(x, m, p)
-    lt = np.where(x > 0, bdtr(np.maximum(x - 1, 0), m, p), 0.0)
-    gt = bdtrc(x, m, p)
-    return lt, le - lt, gt
-
-
-def _bisect(func, target, lo, hi, iterations: int = 52):
-    """Solve func(p) = target for p in [lo, hi] by bisection; func decreasing in p, vectorised."""
-    lo = lo.copy()
-    hi = hi.copy()
-    for _ in range(iterations):
-        mid = (lo + hi) / 2
-        above = func(mid) > target
-        lo = np.where(above, mid, lo)
-        hi = np.where(above, hi, mid)
-    return (lo + hi) / 2
-
-
-def _conditional_p_limits(x, m, alpha, method):
-    """Limits (and for mid-p the median-unbiased estimate) of p in X ~ Binomial(m, p), per (x, m) pair.
-
-    Exact: Clopper-Pearson. Mid-p: P(X > x) + P(X = x)/2 = α/2 (lower) and P(X < x) + P(X = x)/2 = α/2
-    (upper), each bracketed by the Clopper-Pearson limits (Rothman & Greenland 1998).
-    """
-    from scipy.special import betaincinv
-
-    with np.errstate(invalid="ignore", divide="ignore"):
-        cp_lo = np.where(x > 0, betaincinv(np.maximum(x, 1e-300), m - x + 1, alpha / 2), 0.0)
-        cp_up = np.where(x < m, betaincinv(x + 1, np.maximum(m - x, 1e-300), 1 - alpha / 2), 1.0)
-    if method == "exact":
-        return cp_lo, cp_up, None
-    inner = (x > 0) & (x < m)
-    plo, pup = cp_lo.copy(), cp_up.copy()
-    pmid = np.where(x == 0, 0.0, 1.0)
-    if inner.any():
-        xi, mi = x[inner], m[inner]
-
-        def lower_tail(p):
-            lt, eq, _ = _binom_tails(xi, mi, p)
-            return lt + 0.5 * eq
-
-        a, b = cp_lo[inner], cp_up[inner]
-        plo[inner] = _bisect(lambda p: lower_tail(p) - 1.0, -alpha / 2, a, b)
-        pup[inner] = _bisect(lower_tail, alpha / 2, a, b)
-        pmid[inner] = _bisect(lower_tail, 0.5, a, b)
-    # x = 0: the mid-p upper limit solves P(X = 0)/2 = α/2
-    zero = (x == 0) & (m > 0)
-    if zero.any():
-        pup[zero] = 1.0 - alpha ** (1.0 / m[zero])
-    full = (x == m) & (m > 0)
-    if full.any():
-        plo[full] = alpha ** (1.0 / m[full])
-    return plo, pup, pmid
-
-
-def _conditional_rr(d1, n1, d0, n0, method, alpha):
-    """Exact (Clopper-Pearson) or mid-p limits of RR conditional on D1 + D0 (Rothman & Greenland 1998).
-
-    The limits of p = RR·n1/(RR·n1 + n0) depend only on (D1, D1 + D0): they are solved once per distinct
-    pair (a few thousand in a country-sized table) and mapped to RR = p/(1 − p)·n0/n1.
-    """
-    from scipy.special import bdtr
-
-    x = np.round(d1).astype(np.int64)
-    m = np.round(d1 + d0).astype(np.int64)
-    pairs, inverse = np.unique(np.stack([x, m]), axis=1, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    plo_u, pup_u, pmid_u = _conditional_p_limits(pairs[0], pairs[1], alpha, method)
-    plo, pup = plo_u[inverse], pup_u[inverse]
-    to_rr = lambda p: _div(p, 1.0 - p) * n0 / n1  # noqa: E731
-    p0 = n1 / (n1 + n0)
-    if method == "exact":
-        est = _div(d1 / n1, d0 / n0)
-        # two-sided exact p: twice the smaller tail at the null p0 = n1/(n1+n0), capped at 1
-        lower_tail = bdtr(x, m, p0)
-        upper_tail = 1.0 - np.where(x > 0, bdtr(np.maximum(x - 1, 0), m, p0), 0.0)
-        pval = np.minimum(1.0, 2 * np.minimum(lower_tail, upper_tail))
-    else:
-        pmid = pmid_u[inverse]
-        est = np.where(x == 0, 0.0, np.where(x == m, np.inf, to_rr(pmid)))
-        lt, eq, gt = _binom_tails(x, m, p0)
-        pval = np.minimum(1.0, 2 * np.minimum(lt + 0.5 * eq, gt + 0.5 * eq))
-    lower = to_rr(plo)
-    upper = np.where(pup >= 1.0, np.inf, to_rr(pup))
-    return est, lower, upper, pval
-
-
+# exact and mid-p conditional limits: brecha.disparity_exact
 def rate_ratio(events, births, ref_events, ref_births, method: str = "poisson", conf_level: float = 0.95,
                in_reference=None) -> dict:
     """Rate ratio RR = (D/LB) / (D_r/LB_r) with its CI, vectorised.
@@ -449,138 +358,185 @@ def disparity(panel, reference, outcome: str = "infant", years=None, pool: bool 
     ``zero_events``, ``events_exceed_births``, ``in_reference``, ``reference_zero_events``,
     ``reference_zero_births`` (no reference unit has births in that period), ``reference_incomplete``.
     """
-    from .panel import Panel
+    plan = _Plan(panel, reference, outcome, years, pool, conf_level, rr_method, par_method, units, level, per)
+    return plan.table(plan.rows, np.arange(plan.k))
 
-    rr_method = _check_rr(rr_method)
-    par_method = _check_par(par_method)
-    conf_level = check_conf_level(conf_level)
-    family = _family(rr_method)
-    panel = prepare_panel(panel, reference)
-    # by level: the groups' events from Panel.events(level=...) (births paired with this outcome's deaths);
-    # the groups' covariates and codes, for the reference, from Panel.aggregate
-    ev, unit_attrs, name = events_table(panel, outcome, years, pool, level)
-    groups = prepare_panel(panel, None, level) if level and isinstance(panel, Panel) else panel
-    if units is not None:
-        wanted = _normalise_codes(groups, [units] if isinstance(units, str) else [str(u) for u in units])
-        absent = [u for u in wanted if u not in set(ev["unit"])]
-        if absent:  # never analyse fewer units than asked without a word
-            raise InputError(MSG("no_units", codes=", ".join(absent[:10]) + (" ..." if len(absent) > 10 else "")),
-                             argument="units", hint=MSG("no_units_hint", examples=", ".join(
-                                 map(str, pd.unique(ev["unit"])[:3]))))
-        analysed = ev["unit"].isin(wanted).to_numpy()
-        unit_list = sorted(set(wanted) & set(ev["unit"]))
-    else:
-        analysed = np.ones(len(ev), dtype=bool)
-        unit_list = None
-    if isinstance(reference, tuple) and len(reference) == 2 and isinstance(reference[1], str) \
-            and not isinstance(reference[0], str):
-        codes, label = list(reference[0]), reference[1]
-    else:
-        codes, label = resolve_reference(groups, reference, years, name, units=unit_list,
-                                         _pooled=(_pool_quick(ev), unit_attrs))
 
-    d = as_float(ev["events"])
-    n = as_float(ev["births"])
-    valid = np.isfinite(d) & np.isfinite(n)
-    is_ref = ev["unit"].isin(codes).to_numpy()
-    pidx, periods = pd.factorize(ev["period"].astype(str), sort=True)
-    periods = np.asarray(periods, dtype=object)
-    k = len(periods)
+def disparity_blocks(panel, reference, outcome: str = "infant", years=None, pool: bool = False,
+                     conf_level: float = 0.95, rr_method: str = "poisson", par_method: str = "delta", units=None,
+                     level: str | None = None, per: float = 1000, block_rows: int = 100_000):
+    """The table of :func:`disparity` in consecutive pieces (same arguments), for writing it without holding
+    it whole: pieces of at most ``block_rows`` unit-periods (four rows each), the ``TOTAL`` rows in the last.
 
-    def sums(mask):
-        w = mask & valid
-        return (np.bincount(pidx, weights=np.where(w, d, 0.0), minlength=k),
-                np.bincount(pidx, weights=np.where(w, n, 0.0), minlength=k))
+    Concatenated, the pieces hold the same rows, in the same order and with the same numbers, as
+    :func:`disparity` (each row's arithmetic depends only on its unit-period and the period's reference and
+    total sums, computed once for the whole panel first). Text columns are categoricals whose categories may
+    differ between pieces. Every piece carries the whole table's ``attrs`` (notes, reference label).
+    """
+    plan = _Plan(panel, reference, outcome, years, pool, conf_level, rr_method, par_method, units, level, per)
+    step = max(1, int(block_rows))
+    starts = list(range(0, len(plan.rows), step)) or [0]
+    for i, start in enumerate(starts):
+        last = i == len(starts) - 1
+        yield plan.table(plan.rows[start:start + step], np.arange(plan.k) if last else np.arange(0))
 
-    d_ref, n_ref = sums(is_ref)
-    ref_incomplete = np.bincount(pidx, weights=(is_ref & ~valid).astype(float), minlength=k) > 0
-    d_o, n_o = sums(analysed & ~is_ref)
-    d_in, n_in = sums(analysed & is_ref)
-    d_out, n_out = sums(~analysed & is_ref)
 
-    zero_ref = (d_ref == 0) & (n_ref > 0)
-    if zero_ref.any():
-        warn(MSG("reference_zero", label=label, periods=", ".join(periods[zero_ref][:10])))
+class _Plan:
+    """What every row of a disparity table needs, computed once for the whole panel: the events table, the
+    reference (codes, label), per-period sums of the reference, of the analysed units and of the reference
+    units left out, and the total's measures. :meth:`table` then builds the rows of any unit-periods."""
 
-    # specific measures, one block of rows per unit-period: rate_ratio, attributable_risk, ..._percent
-    rows = np.flatnonzero(analysed)
-    pr = pidx[rows]
-    du, nu = np.where(valid[rows], d[rows], np.nan), np.where(valid[rows], n[rows], np.nan)
-    nu_ok = np.where(nu > 0, nu, np.nan)
-    inref = is_ref[rows]
-    rr = rate_ratio(du, nu_ok, d_ref[pr], n_ref[pr], rr_method, conf_level, in_reference=inref)
-    ar = attributable_risk(du, nu_ok, d_ref[pr], n_ref[pr], family, conf_level, in_reference=inref, per=per)
-    af = attributable_fraction(rr)
-    flags = join_flags(len(rows), [
-        (~valid[rows], "missing"), (valid[rows] & (n[rows] == 0), "zero_births"),
-        ((du == 0) & (nu > 0), "zero_events"), (inref, "in_reference"),
-        (valid[rows] & (n[rows] > 0) & (d[rows] > n[rows]), "events_exceed_births"),
-        (zero_ref[pr], "reference_zero_events"), (n_ref[pr] == 0, "reference_zero_births"),
-        (ref_incomplete[pr], "reference_incomplete")])
-    specific = ("rate_ratio", "attributable_risk", "attributable_risk_percent", EXCESS)
-    results = (rr, ar, af, excess(ar, n[rows], per))
-    nm = len(specific)
+    def __init__(self, panel, reference, outcome, years, pool, conf_level, rr_method, par_method, units, level,
+                 per):
+        from .panel import Panel
 
-    def interleave(key, default=np.nan):
-        return np.column_stack([np.asarray(r.get(key, np.full(len(rows), default)), dtype=float)
-                                for r in results]).ravel()
+        self.rr_method = _check_rr(rr_method)
+        par_method = _check_par(par_method)
+        self.conf_level = conf_level = check_conf_level(conf_level)
+        self.family = family = _family(self.rr_method)
+        self.per = per
+        panel = prepare_panel(panel, reference)
+        # by level: the groups' events from Panel.events(level=...) (births paired with this outcome's deaths);
+        # the groups' covariates and codes, for the reference, from Panel.aggregate
+        ev, unit_attrs, name = events_table(panel, outcome, years, pool, level)
+        groups = prepare_panel(panel, None, level) if level and isinstance(panel, Panel) else panel
+        if units is not None:
+            wanted = _normalise_codes(groups, [units] if isinstance(units, str) else [str(u) for u in units])
+            absent = [u for u in wanted if u not in set(ev["unit"])]
+            if absent:  # never analyse fewer units than asked without a word
+                raise InputError(MSG("no_units", codes=", ".join(absent[:10]) + (" ..." if len(absent) > 10 else "")),
+                                 argument="units", hint=MSG("no_units_hint", examples=", ".join(
+                                     map(str, pd.unique(ev["unit"])[:3]))))
+            analysed = ev["unit"].isin(wanted).to_numpy()
+            unit_list = sorted(set(wanted) & set(ev["unit"]))
+        else:
+            analysed = np.ones(len(ev), dtype=bool)
+            unit_list = None
+        if isinstance(reference, tuple) and len(reference) == 2 and isinstance(reference[1], str) \
+                and not isinstance(reference[0], str):
+            codes, label = list(reference[0]), reference[1]
+        else:
+            codes, label = resolve_reference(groups, reference, years, name, units=unit_list,
+                                             _pooled=(_pool_quick(ev), unit_attrs))
 
-    # global measures, per period: rate_ratio, par, par_percent of the TOTAL
-    total = population_attributable_risk(d_o, n_o, d_in, n_in, d_out, n_out, par_method, family, conf_level,
-                                         per)
-    total[EXCESS] = excess(total["par"], n_o + n_in, per)
-    tmeasures = ("rate_ratio", "par", "par_percent", EXCESS)
-    tflags = join_flags(k, [(n_o + n_in == 0, "zero_births"), (zero_ref, "reference_zero_events"),
-                            (n_ref == 0, "reference_zero_births"), (ref_incomplete, "reference_incomplete")])
+        self.d = d = as_float(ev["events"])
+        self.n = n = as_float(ev["births"])
+        self.valid = valid = np.isfinite(d) & np.isfinite(n)
+        self.is_ref = is_ref = ev["unit"].isin(codes).to_numpy()
+        pidx, periods = pd.factorize(ev["period"].astype(str), sort=True)
+        self.pidx, self.periods = pidx, np.asarray(periods, dtype=object)
+        self.k = k = len(periods)
 
-    def tinterleave(key):
-        stack = [np.asarray(total[m].get(key, np.full(k, np.nan)), dtype=float) for m in tmeasures]
-        return np.column_stack(stack).ravel()
+        def sums(mask):
+            w = mask & valid
+            return (np.bincount(pidx, weights=np.where(w, d, 0.0), minlength=k),
+                    np.bincount(pidx, weights=np.where(w, n, 0.0), minlength=k))
 
-    rep = np.repeat(rows, nm)
-    trep = np.repeat(np.arange(k), len(tmeasures))
-    ref_rate = _div(d_ref, n_ref) * per
-    # text columns with few distinct values are categoricals: 300,000+ rows of a long reference label
-    # would otherwise cost more than all the arithmetic
-    flag_codes, flag_values = pd.factorize(np.concatenate([flags, tflags]))
-    flag_rows = np.concatenate([np.repeat(flag_codes[:len(rows)], nm), flag_codes[len(rows):][trep]])
-    out = pd.DataFrame({
-        "unit": unit_column(ev["unit"], rep, len(trep), TOTAL),
-        "period": _categorical(np.concatenate([pidx[rep], trep]), periods),
-        "outcome": _categorical(np.zeros(len(rep) + len(trep), dtype=np.int64), [name]),
-        "measure": _categorical(np.concatenate([np.tile([(MEASURES + (EXCESS,)).index(m) for m in specific], len(rows)),
-                                                np.tile([(MEASURES + (EXCESS,)).index(m) for m in tmeasures], k)]),
-                                MEASURES + (EXCESS,)),
-        "estimate": np.concatenate([interleave("estimate"), tinterleave("estimate")]),
-        "lower": np.concatenate([interleave("lower"), tinterleave("lower")]),
-        "upper": np.concatenate([interleave("upper"), tinterleave("upper")]),
-        "method": _categorical(*method_codes([r["method"] for r in results],
-                                             [total[m]["method"] for m in tmeasures], len(rows), k)),
-        "se": np.concatenate([interleave("se"), tinterleave("se")]),
-        "p_value": np.concatenate([interleave("p_value"), np.full(len(trep), np.nan)]),
-        "conf_level": conf_level,
-        "events": _counts(np.concatenate([d[rep], (d_o + d_in)[trep]])),
-        "births": _counts(np.concatenate([n[rep], (n_o + n_in)[trep]])),
-        "rate": np.concatenate([(_div(du, nu_ok) * per)[np.repeat(np.arange(len(rows)), nm)],
-                                _div(d_o + d_in, n_o + n_in)[trep] * per]),
-        "reference": _categorical(np.zeros(len(rep) + len(trep), dtype=np.int64), [label]),
-        "reference_events": _counts(np.concatenate([d_ref[pidx[rep]], d_ref[trep]])),
-        "reference_births": _counts(np.concatenate([n_ref[pidx[rep]], n_ref[trep]])),
-        "reference_rate": np.concatenate([ref_rate[pidx[rep]], ref_rate[trep]]),
-        "flag": _categorical(flag_rows, flag_values),
-    })
-    if unit_attrs is not None and "name" in unit_attrs.columns:
-        attrs = unit_attrs.drop_duplicates("unit")
-        where = pd.Index(attrs["unit"].astype(str)).get_indexer(ev["unit"])
-        name_codes, name_values = pd.factorize(attrs["name"].to_numpy(dtype=object), use_na_sentinel=True)
-        name_codes = np.where(where >= 0, name_codes[where], -1)
-        categories = list(name_values) + [MSG("total_name")]
-        out["name"] = _categorical(np.concatenate([name_codes[rep], np.full(len(trep), len(name_values))]),
-                                   categories)
-    out.attrs["reference_units"] = list(codes)
-    out.attrs["reference_label"] = label
-    if level and isinstance(panel, Panel):  # the panel's notes and what the level's sums left out
-        out.attrs["notes"] = list(ev.attrs["notes"])
+        self.d_ref, self.n_ref = sums(is_ref)
+        self.ref_incomplete = np.bincount(pidx, weights=(is_ref & ~valid).astype(float), minlength=k) > 0
+        d_o, n_o = sums(analysed & ~is_ref)
+        d_in, n_in = sums(analysed & is_ref)
+        d_out, n_out = sums(~analysed & is_ref)
+        self.zero_ref = (self.d_ref == 0) & (self.n_ref > 0)
+        if self.zero_ref.any():
+            warn(MSG("reference_zero", label=label, periods=", ".join(self.periods[self.zero_ref][:10])))
+        # global measures, per period: rate_ratio, par, par_percent of the TOTAL
+        total = population_attributable_risk(d_o, n_o, d_in, n_in, d_out, n_out, par_method, family,
+                                             conf_level, per)
+        total[EXCESS] = excess(total["par"], n_o + n_in, per)
+        self.total = total
+        self.d_total, self.n_total = d_o + d_in, n_o + n_in
+        self.rows = np.flatnonzero(analysed)
+        self.name, self.label, self.codes = name, label, list(codes)
+        self.unit_codes, self.unit_values = pd.factorize(ev["unit"])
+        self.names = None
+        if unit_attrs is not None and "name" in unit_attrs.columns:
+            attrs = unit_attrs.drop_duplicates("unit")
+            where = pd.Index(attrs["unit"].astype(str)).get_indexer(ev["unit"])
+            name_codes, name_values = pd.factorize(attrs["name"].to_numpy(dtype=object), use_na_sentinel=True)
+            self.names = (np.where(where >= 0, name_codes[where], -1), list(name_values) + [MSG("total_name")])
+        self.attrs = {"reference_units": list(codes), "reference_label": label}
+        if level and isinstance(panel, Panel):  # the panel's notes and what the level's sums left out
+            self.attrs["notes"] = list(ev.attrs["notes"])
+        else:
+            self.attrs.update(carry_notes(pd.DataFrame(), panel).attrs)
+
+    def table(self, rows: np.ndarray, tp: np.ndarray) -> pd.DataFrame:
+        """The rows of the events table's unit-periods ``rows`` (four each), then the ``TOTAL`` rows of the
+        periods ``tp`` (four each)."""
+        d, n, valid, pidx, per = self.d, self.n, self.valid, self.pidx, self.per
+        d_ref, n_ref, zero_ref, ref_incomplete = self.d_ref, self.n_ref, self.zero_ref, self.ref_incomplete
+        k = len(tp)
+        # specific measures, one block of rows per unit-period: rate_ratio, attributable_risk, ..._percent
+        pr = pidx[rows]
+        du, nu = np.where(valid[rows], d[rows], np.nan), np.where(valid[rows], n[rows], np.nan)
+        nu_ok = np.where(nu > 0, nu, np.nan)
+        inref = self.is_ref[rows]
+        rr = rate_ratio(du, nu_ok, d_ref[pr], n_ref[pr], self.rr_method, self.conf_level, in_reference=inref)
+        ar = attributable_risk(du, nu_ok, d_ref[pr], n_ref[pr], self.family, self.conf_level, in_reference=inref,
+                               per=per)
+        af = attributable_fraction(rr)
+        flags = join_flags(len(rows), [
+            (~valid[rows], "missing"), (valid[rows] & (n[rows] == 0), "zero_births"),
+            ((du == 0) & (nu > 0), "zero_events"), (inref, "in_reference"),
+            (valid[rows] & (n[rows] > 0) & (d[rows] > n[rows]), "events_exceed_births"),
+            (zero_ref[pr], "reference_zero_events"), (n_ref[pr] == 0, "reference_zero_births"),
+            (ref_incomplete[pr], "reference_incomplete")])
+        specific = ("rate_ratio", "attributable_risk", "attributable_risk_percent", EXCESS)
+        results = (rr, ar, af, excess(ar, n[rows], per))
+        nm = len(specific)
+
+        def interleave(key, default=np.nan):
+            return np.column_stack([np.asarray(r.get(key, np.full(len(rows), default)), dtype=float)
+                                    for r in results]).ravel()
+
+        total = {m: {key: np.asarray(value)[tp] for key, value in self.total[m].items()} for m in self.total}
+        tmeasures = ("rate_ratio", "par", "par_percent", EXCESS)
+        tflags = join_flags(k, [(self.n_total[tp] == 0, "zero_births"), (zero_ref[tp], "reference_zero_events"),
+                                (n_ref[tp] == 0, "reference_zero_births"),
+                                (ref_incomplete[tp], "reference_incomplete")])
+
+        def tinterleave(key):
+            stack = [np.asarray(total[m].get(key, np.full(k, np.nan)), dtype=float) for m in tmeasures]
+            return np.column_stack(stack).ravel() if k else np.zeros(0)
+
+        rep = np.repeat(rows, nm)
+        trep = np.repeat(tp, len(tmeasures))
+        tloc = np.repeat(np.arange(k), len(tmeasures))
+        ref_rate = _div(d_ref, n_ref) * per
+        # text columns with few distinct values are categoricals: 300,000+ rows of a long reference label
+        # would otherwise cost more than all the arithmetic
+        flag_codes, flag_values = pd.factorize(np.concatenate([flags, tflags]))
+        flag_rows = np.concatenate([np.repeat(flag_codes[:len(rows)], nm), flag_codes[len(rows):][tloc]])
+        order = MEASURES + (EXCESS,)
+        out = pd.DataFrame({
+            "unit": unit_column((self.unit_codes, self.unit_values), rep, len(trep), TOTAL),
+            "period": _categorical(np.concatenate([pidx[rep], trep]), self.periods),
+            "outcome": _categorical(np.zeros(len(rep) + len(trep), dtype=np.int64), [self.name]),
+            "measure": _categorical(np.concatenate([np.tile([order.index(m) for m in specific], len(rows)),
+                                                    np.tile([order.index(m) for m in tmeasures], k)]), order),
+            "estimate": np.concatenate([interleave("estimate"), tinterleave("estimate")]),
+            "lower": np.concatenate([interleave("lower"), tinterleave("lower")]),
+            "upper": np.concatenate([interleave("upper"), tinterleave("upper")]),
+            "method": _categorical(*method_codes([r["method"] for r in results],
+                                                 [total[m]["method"] for m in tmeasures], len(rows), k)),
+            "se": np.concatenate([interleave("se"), tinterleave("se")]),
+            "p_value": np.concatenate([interleave("p_value"), np.full(len(trep), np.nan)]),
+            "conf_level": self.conf_level,
+            "events": _counts(np.concatenate([d[rep], self.d_total[trep]])),
+            "births": _counts(np.concatenate([n[rep], self.n_total[trep]])),
+            "rate": np.concatenate([(_div(du, nu_ok) * per)[np.repeat(np.arange(len(rows)), nm)],
+                                    _div(self.d_total, self.n_total)[trep] * per]),
+            "reference": _categorical(np.zeros(len(rep) + len(trep), dtype=np.int64), [self.label]),
+            "reference_events": _counts(np.concatenate([d_ref[pidx[rep]], d_ref[trep]])),
+            "reference_births": _counts(np.concatenate([n_ref[pidx[rep]], n_ref[trep]])),
+            "reference_rate": np.concatenate([ref_rate[pidx[rep]], ref_rate[trep]]),
+            "flag": _categorical(flag_rows, flag_values),
+        })
+        if self.names is not None:
+            name_codes, categories = self.names
+            out["name"] = _categorical(np.concatenate([name_codes[rep], np.full(len(trep), len(categories) - 1)]),
+                                       categories)
+        out.attrs.update({key: list(value) if isinstance(value, list) else value
+                          for key, value in self.attrs.items()})
         return out
-    return carry_notes(out, panel)
-

@@ -77,10 +77,11 @@ def counts(values):
 
 
 def unit_column(units, rep, n_total: int, total: str):
-    """The unit of each row: ``units`` (the events table's column) at ``rep``, then ``total`` ``n_total``
-    times, taken by integer codes from a text array of the distinct codes (no per-row Python string)."""
-    codes, uniques = pd.factorize(units)
+    """The unit of each row: ``units`` (the events table's column, or its ``pd.factorize`` codes and uniques,
+    factorised once for every piece of a table) at ``rep``, then ``total`` ``n_total`` times, taken by integer
+    codes from a text array of the distinct codes (no per-row Python string)."""
+    codes, uniques = units if isinstance(units, tuple) else pd.factorize(units)
     source = text_array(list(np.asarray(uniques, dtype=object)) + [total, None])
-    codes = np.where(codes >= 0, codes, len(uniques) + 1)
-    take = np.concatenate([codes[np.asarray(rep, dtype=np.int64)], np.full(n_total, len(uniques), dtype=np.int64)])
-    return source.take(take)
+    picked = np.asarray(codes)[np.asarray(rep, dtype=np.int64)]
+    picked = np.where(picked >= 0, picked, len(uniques) + 1)
+    return source.take(np.concatenate([picked, np.full(n_total, len(uniques), dtype=np.int64)]))

@@ -194,22 +194,57 @@ def rates(panel, outcome: str = "infant", years=None, pool: bool = False, ci: st
     method = resolve_ci_method(ci)
     conf_level = check_conf_level(conf_level)
     ev, units, name = events_table(panel, outcome, years, pool, level)
+    return _rate_rows(ev, units, name, method, conf_level, per, panel)
+
+
+def rates_blocks(panel, outcome: str = "infant", years=None, pool: bool = False, ci: str = "exact",
+                 conf_level: float = 0.95, level: str | None = None, per: float = 1000, block_rows: int = 500_000):
+    """The table of :func:`rates` in consecutive pieces of at most ``block_rows`` rows (same arguments), for
+    writing it without holding it whole (``brecha rates -o OUT.csv``, issue 19).
+
+    Each row depends only on its own counts, so the pieces concatenated are the rows of :func:`rates`, in
+    its order and with its numbers. What a whole table would hold at once besides itself (the interval
+    arithmetic's per-row arrays, about 100 bytes a row) is only ever held for one piece. ``method`` is one
+    text per piece when every row of the piece used the same method.
+    """
+    method = resolve_ci_method(ci)
+    conf_level = check_conf_level(conf_level)
+    ev, units, name = events_table(panel, outcome, years, pool, level)
+    names = _names(units)
+    step = max(1, int(block_rows))
+    for start in range(0, max(len(ev), 1), step):
+        yield _rate_rows(ev.iloc[start:start + step], names, name, method, conf_level, per, panel)
+
+
+def _names(units):
+    """The unit -> name lookup of :func:`attach_names` (None without names)."""
+    if units is None or "name" not in units.columns:
+        return None
+    return units.drop_duplicates("unit").set_index("unit")["name"]
+
+
+def _rate_rows(ev, units, name, method, conf_level, per, panel) -> pd.DataFrame:
+    """The rates table of the events table ``ev`` (``units``: the unit attributes, or their names)."""
     res = interval_detail(ev["events"], ev["births"], method, conf_level, per)
-    used = res["method"]
+    used = res.pop("method")
     out = pd.DataFrame({
         "unit": ev["unit"].astype(str).array,
         "period": ev["period"].astype(str).array,
         "outcome": name,
         "events": ev["events"].array,
         "births": ev["births"].array,
-        "estimate": res["estimate"],
-        "lower": res["lower"],
-        "upper": res["upper"],
+        "estimate": res.pop("estimate"),
+        "lower": res.pop("lower"),
+        "upper": res.pop("upper"),
         "method": method if (used == method).all() else text_array(used),
         "conf_level": conf_level,
-        "flag": text_array(res["flag"]),
+        "flag": text_array(res.pop("flag")),
     })
-    out = attach_names(out, units)
+    del used, res
+    if isinstance(units, pd.Series):
+        out["name"] = out["unit"].map(units)
+    else:
+        out = attach_names(out, units)
     if "n_years" in ev.columns:
         out["n_years"] = ev["n_years"].to_numpy()
     return carry_notes(out, panel)

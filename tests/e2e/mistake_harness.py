@@ -238,7 +238,9 @@ def execute(case: Case, folder: Path) -> Verdict:
                 return judge(case, run, folder, {}, failed_step=i)
         before = _snapshot(folder)
         ctx = case.inject() if case.inject else contextlib.nullcontext()
-        with ctx:
+        # an injected failure acts in this process: no figure drawn in forked children (brecha.report.render)
+        serial = _environment(BRECHA_JOBS="1") if case.inject else contextlib.nullcontext()
+        with serial, ctx:
             if case.subprocess or case.tty or case.sigint_after is not None:
                 run = run_subprocess(steps[-1], tty=case.tty, sigint_after=case.sigint_after)
             else:
@@ -247,6 +249,21 @@ def execute(case: Case, folder: Path) -> Verdict:
         return judge(case, run, folder, before)
     finally:
         os.chdir(here)
+
+
+@contextlib.contextmanager
+def _environment(**values):
+    """``values`` set in os.environ for the block, the earlier values put back after it."""
+    saved = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 # ------------------------------------------------------------------------------------------- judging

@@ -68,7 +68,25 @@ def during_write(kind: str, call: int = 1, exc=KeyboardInterrupt):
                 return result
             _truncate(path)
             raise exc()
-        return mock.patch.object(pd.DataFrame, "to_parquet", fake)
+
+        import contextlib
+
+        import pyarrow.parquet as pq
+
+        piece_original = pq.ParquetWriter.write_table
+
+        def fake_piece(self, table, *args, **kwargs):  # the piece-by-piece writer (brecha.cli.streamed)
+            piece_original(self, table, *args, **kwargs)
+            if due():
+                raise exc()
+
+        @contextlib.contextmanager
+        def both():
+            with mock.patch.object(pd.DataFrame, "to_parquet", fake), \
+                    mock.patch.object(pq.ParquetWriter, "write_table", fake_piece):
+                yield
+
+        return both()
     if kind == "xlsx":
         original = openpyxl.workbook.workbook.Workbook.save
 

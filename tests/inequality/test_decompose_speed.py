@@ -134,13 +134,50 @@ def test_intervals_of_all_columns_equal_column_by_column():
     assert np.isnan(got[6]).all() and np.isfinite(got[4]).all()
 
 
-def test_replicate_rates_in_blocks_are_one_draw_of_every_row():
+def test_replicates_in_blocks_are_one_draw_of_every_row():
     rng_events = np.random.default_rng(6)
     events = rng_events.poisson(3.0, 50).astype(float)
     births = rng_events.integers(100, 900, 50).astype(float)
-    blocks = C._replicate_rates(period_rng(9, "2010"), events, births, 101, block_cells=7 * 50)
-    whole = period_rng(9, "2010").poisson(events, size=(101, 50)) * (1000.0 / births)
-    np.testing.assert_array_equal(_bits(blocks), _bits(whole))
+    x = np.column_stack([rng_events.normal(size=50), rng_events.gamma(2.0, 1.0, 50)])
+    order = rng_events.normal(size=50)
+    decomposition = C.Decomposition(x, births, order)
+    blocks = C.replicate_decompositions(period_rng(9, "2010"), events, births, decomposition, 101,
+                                        block_cells=7 * 50)
+    rates = period_rng(9, "2010").poisson(events, size=(101, 50)) * (1000.0 / births)
+    whole = C.decompose_arrays(rates, x, births, order)
+    for key in C.PER_REPLICATE + ("mean", "concentration_index"):
+        np.testing.assert_allclose(blocks[key], whole[key], rtol=1e-13, atol=1e-15)
+    # one replicate, written out with the covariance formula (module docstring)
+    p = births / births.sum()
+    y = rates[17]
+    mu = y @ p
+    r = C.fractional_rank(births, order) - 0.5
+    assert blocks["total"][17] == pytest.approx(2 * np.sum(p * (y - mu) * r) / mu, rel=1e-12)
+
+
+@pytest.mark.parametrize("command", ["groups", "determinants"])
+def test_threads_do_not_change_the_table_written(tmp_path, monkeypatch, command):
+    """Periods computed in 1 or 3 threads (BRECHA_JOBS) write the same bytes."""
+    rng = np.random.default_rng(12)
+    n = 60
+    births = rng.integers(20, 4000, n)
+    frame = pd.concat([pd.DataFrame({"unit": [f"U{i:03d}" for i in range(n)], "year": year, "births": births,
+                                     "deaths": rng.poisson(births * 0.01), "zone": np.repeat([1, 2, 3], n // 3),
+                                     "poverty": rng.uniform(5, 40, n), "schooling": rng.uniform(8, 13, n)})
+                       for year in (2009, 2010, 2011, 2012)])
+    panel = tmp_path / "panel.csv"
+    frame.to_csv(panel, index=False)
+    args = (["--by", "zone"] if command == "groups" else
+            ["--rank-by", "poverty", "--determinants", "poverty,schooling"])
+    written = []
+    for jobs in ("1", "3"):
+        monkeypatch.setenv("BRECHA_JOBS", jobs)
+        out = tmp_path / f"d{jobs}.csv"
+        assert main(["--lang", "en", "decompose", str(panel), *args, "--bootstrap", "200", "--seed", "4",
+                     "--change", "2009,2012", "-o", str(out)]) == 0
+        written.append(out.read_bytes())
+    assert written[0] == written[1]
+    assert pd.read_csv(tmp_path / "d3.csv")["lower"].notna().sum() >= 4
 
 
 def test_block_size_does_not_change_the_table_written(tmp_path, monkeypatch):

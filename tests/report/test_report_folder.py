@@ -177,6 +177,7 @@ def test_a_full_disk_while_drawing_a_figure_stops_the_report_and_keeps_the_earli
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", full_at_the_second)
+    monkeypatch.setenv("BRECHA_JOBS", "1")  # drawn here, so the calls are counted (children: test_render.py)
     outputs.forget_completed()
     assert main(["--lang", lang, "report", str(tiny_study_path), "-o", str(out)]) == 2
     err = capsys.readouterr().err

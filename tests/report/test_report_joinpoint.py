@@ -50,7 +50,8 @@ def test_gap_card_uses_the_comparability_test(report):
     direction = ("closing" if gap < 0 else "widening") if p < 0.05 else "flat"
     assert card["direction"] == direction
     assert card["text"].startswith("Formal test (joinpoint comparability, Kim et al. 2004)")
-    assert "poverty" in card["text"] and "parallelism p =" in card["detail"]
+    assert "poverty" in card["text"]
+    assert card["detail"] == (f"parallelism p = {p:.3f}" if p >= 0.001 else "parallelism p < 0.001")
 
 
 def test_joinpoint_figure_and_aapc_table(report):
@@ -77,3 +78,17 @@ def test_study_selection_option(tmp_path):
     assert set(report.table("trends_units")["selection"]) == {"bic3"}
     # no rank covariate in this study: the card's test compares the headline's fifths by rate
     assert "mortality" in report.headline["trend"]["text"]
+
+
+def test_a_permutation_p_below_one_in_a_thousand_reads_p_below_0001():
+    """4,499 permutations reach p = 0.0002: three decimals would print "p = 0.000"."""
+    import importlib
+
+    gap_test = importlib.import_module("brecha.report.sections.gap_test")
+
+    def fmt(value, digits):
+        return f"{value:.{digits}f}"
+
+    assert gap_test._p(fmt, 0.0002222) == "< 0.001"
+    assert gap_test._p(fmt, 0.001) == "= 0.001"
+    assert gap_test._p(fmt, 0.0349) == "= 0.035"

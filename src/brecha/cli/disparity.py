@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from ..i18n import Catalog
-from .common import load_panel
+from .common import load_panel, print_notes
 from .rates import add_common, add_level, load_subset, regions, write_result
+from .streamed import can_stream, notes_of, write_pieces
 
 MSG = Catalog({
     "help": ("brecha de cada unidad y del total frente a una referencia (RR, RA, RA%, RAP, RAP%)",
@@ -29,6 +30,9 @@ MSG = Catalog({
 })
 
 COLUMNS = ["unit", "period", "outcome", "measure", "estimate", "lower", "upper", "method"]
+# unit-periods per piece of a streamed output (four rows each: about 35 MB of table, 90 MB as Parquet text):
+# cli/streamed.py
+BLOCK_ROWS = 50_000
 
 
 def add_parser(subparsers) -> None:
@@ -44,6 +48,8 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    import itertools
+
     from ..disparity import disparity
 
     units = [u.strip() for u in args.units.split(",") if u.strip()] if args.units else None
@@ -56,9 +62,19 @@ def run(args) -> int:
             # --region analyses that region's units; an explicit reference may lie outside it
             in_region = panel.subset(region=regions(args)).unit_codes
             units = [u for u in units if u in set(in_region)] if units else in_region
-    table = disparity(panel, args.reference, outcome=args.outcome, years=args.years, pool=args.pool,
-                      conf_level=args.conf_level, rr_method=args.rr_method, par_method=args.par_method,
-                      units=units, level=args.level)
+    options = dict(outcome=args.outcome, years=args.years, pool=args.pool, conf_level=args.conf_level,
+                   rr_method=args.rr_method, par_method=args.par_method, units=units, level=args.level)
+    if can_stream(args):  # .csv or .parquet, nothing suppressed: computed and written piece by piece (issue 19)
+        from ..disparity import disparity_blocks
+
+        pieces = disparity_blocks(panel, args.reference, block_rows=BLOCK_ROWS, **options)
+        first = next(pieces)  # the reference, the sums and every input error: before anything is printed
+        if len(first):
+            print(MSG("reference", label=first.attrs["reference_label"]))
+        print_notes(notes_of(first))
+        write_pieces(itertools.chain([first], pieces), args.output, COLUMNS)
+        return 0
+    table = disparity(panel, args.reference, **options)
     if len(table):
         print(MSG("reference", label=table.attrs.get("reference_label", table["reference"].iloc[0])))
     write_result(table, args, COLUMNS)

@@ -85,6 +85,9 @@ def _global_options_after_the_command(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..threads import one_blas_thread
+
+    one_blas_thread()  # before numpy loads OpenBLAS: the cores are used by brecha's own threads (brecha.threads)
     argv = list(sys.argv[1:] if argv is None else argv)
     lang = _language_from_argv(argv)
     if lang in ("es", "en"):

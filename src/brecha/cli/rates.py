@@ -5,6 +5,7 @@ from ..i18n import Catalog
 from .choices import CI_METHODS
 from .common import (add_output_argument, add_panel_argument, add_suppress_argument, add_years_argument, load_panel,
                      print_notes, write_output)
+from .streamed import can_stream, notes_of, order, write_pieces  # noqa: F401  (order: cli.rates.order stays)
 
 MSG = Catalog({
     "help": ("tasas por 1.000 nacidos vivos con intervalos de confianza",
@@ -23,6 +24,9 @@ MSG = Catalog({
 })
 
 COLUMNS = ["unit", "period", "outcome", "events", "births", "estimate", "lower", "upper", "method"]
+# rows per piece of a streamed output (cli/streamed.py): the interval arithmetic, the reliability column
+# and the text pandas formats are made for one piece at a time, never for the whole table
+BLOCK_ROWS = 500_000
 
 
 def add_common(p, pool_default=False) -> None:
@@ -45,11 +49,6 @@ def load_subset(args):
     panel = load_panel(args)
     wanted = regions(args)
     return panel.subset(region=wanted) if wanted else panel
-
-
-def order(table, first):
-    """The contract columns first, then the others in their order."""
-    return table[[c for c in first if c in table.columns] + [c for c in table.columns if c not in first]]
 
 
 def add_level(p, text: str | None = None) -> None:
@@ -94,7 +93,18 @@ def run(args) -> int:
     from ..rates import rates
 
     panel = load_subset(args)
-    table = rates(panel, outcome=args.outcome, years=args.years, pool=args.pool, ci=args.ci,
-                  conf_level=args.conf_level, level=args.level)
+    options = dict(outcome=args.outcome, years=args.years, pool=args.pool, ci=args.ci, conf_level=args.conf_level,
+                   level=args.level)
+    if can_stream(args):  # .csv or .parquet, nothing suppressed: computed and written piece by piece (issue 19)
+        import itertools
+
+        from ..rates import rates_blocks
+
+        pieces = rates_blocks(panel, block_rows=BLOCK_ROWS, **options)
+        first = next(pieces)  # every input error before anything is printed
+        print_notes(notes_of(first))
+        write_pieces(itertools.chain([first], pieces), args.output, COLUMNS)
+        return 0
+    table = rates(panel, **options)
     write_result(table, args, COLUMNS)
     return 0

@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 
 from .. import progress
+from ..threads import imap_in_threads
 from ..i18n import Catalog
 from . import analytic
 from . import measures as M
@@ -366,10 +367,9 @@ def inequality(panel, outcome="infant", years=None, pool=False, rank_by=None, gr
     skipped_all: dict[str, str] = {}
     no_values: list[str] = []  # periods where no unit has a value of the ranking covariate
     too_few: list[tuple[str, list]] = []  # periods with fewer than 2 units with births
-    periods = ev.groupby("period", sort=True)
-    if bootstrap:  # seconds per period on thousands of units: a bar on a terminal (brecha.progress)
-        periods = progress.track(periods, "bootstrap", total=periods.ngroups, replicates=bootstrap)
-    for period, block in periods:
+    context = dict(outcome=outcome_name, conf_level=conf_level, rank_by=rank_by, groups=groups,
+                   advantaged=advantaged, reference=reference, bootstrap=bootstrap, seed=seed)
+    for period, block in ev.groupby("period", sort=True):
         block = block.dropna(subset=["events", "births"])
         block = block[block["births"].astype(float) > 0]
         n_dropped = int(ev["period"].eq(period).sum() - len(block))
@@ -429,44 +429,35 @@ def inequality(panel, outcome="infant", years=None, pool=False, rank_by=None, gr
             from . import bootstrap as B
 
             values = M.evaluate(rates, sub, keep + ["mean"])
-            boot = B.bootstrap_measures(events, births, sub, keep, bootstrap, B.period_rng(seed, period),
-                                        membership=membership, draws=draws, conf_level=conf_level,
-                                        interval=bootstrap_ci, estimates=values)
-            ci_method = MSG("bootstrap_method", interval=bootstrap_ci, draws=draws, n=bootstrap, seed=seed)
-            table = []
-            for name in keep:
-                est = float(values[name])
-                s, lo, hi, n_ok = boot[name]
-                note = _note(name, est, sub, rates)
-                if n_ok < bootstrap:
-                    note = (note + "; " if note else "") + MSG("note_replicates", n=bootstrap - n_ok)
-                if np.isfinite(est) and np.isfinite(lo) and not lo <= est <= hi:
-                    note = (note + "; " if note else "") + MSG("note_outside")
-                row_method = ci_method
-                if name in M.NOISE_MEASURES:
-                    row_method += MSG("bootstrap_shrunk")
-                table.append({"measure": name, "estimate": est if np.isfinite(est) else np.nan, "se": s,
-                              "lower": lo, "upper": hi, "method": M.METHODS(name), "ci_method": row_method,
-                              "note": note})
-            result = pd.DataFrame(table)
-        else:
-            result = summary_measures(rates, sub_births, se=se, order=sub_order, reference=ref_mask,
-                                      favourable=favourable, scale=1000, measures=keep, conf_level=conf_level,
-                                      noise="poisson")
-        result.insert(0, "period", str(period))
-        result.insert(1, "outcome", outcome_name)
-        result["conf_level"] = conf_level
-        result["n_units"] = len(codes)
-        result["n_groups"] = len(sub_births) if groups else pd.NA
-        result["rank_by"] = rank_by if rank_by is not None else ""
-        result["groups"] = groups if groups else pd.NA
-        result["advantaged"] = advantaged if rank_by is not None else ""
-        result["reference"] = "" if reference is None else (
-            reference if isinstance(reference, str) else ",".join(str(r) for r in np.atleast_1d(reference)))
-        result["bootstrap"] = bootstrap
-        result["seed"] = seed if bootstrap > 0 else pd.NA
-        result["label"] = [M.LABELS(m) for m in result["measure"]]
-        rows.append(result[RESULT_COLUMNS])
+            # the replicates of the periods are drawn and evaluated in threads after this loop (each period
+            # has its own generator, so the numbers do not depend on the threads); the rows are built here
+            job = dict(events=events, births=births, sub=sub, keep=keep, membership=membership,
+                       rng=B.period_rng(seed, period), values=values)
+            rows.append((job, _bootstrap_rows(keep, values, sub, rates, bootstrap, seed, draws, bootstrap_ci),
+                         dict(period=period, n_units=len(codes), n_groups=len(sub_births))))
+            continue
+        result = summary_measures(rates, sub_births, se=se, order=sub_order, reference=ref_mask,
+                                  favourable=favourable, scale=1000, measures=keep, conf_level=conf_level,
+                                  noise="poisson")
+        rows.append(_with_context(result, period, len(codes), len(sub_births), **context))
+    pending = [i for i, row in enumerate(rows) if isinstance(row, tuple)]
+    if pending:
+        from ..threads import worker_count
+        from . import bootstrap as B
+
+        jobs = worker_count(len(pending))
+
+        def replicate(job):
+            return B.bootstrap_measures(job["events"], job["births"], job["sub"], job["keep"], bootstrap, job["rng"],
+                                        membership=job["membership"], draws=draws, conf_level=conf_level,
+                                        interval=bootstrap_ci, estimates=job["values"])
+
+        # seconds per period on thousands of units: a bar on a terminal (brecha.progress)
+        done = progress.track(imap_in_threads(replicate, [rows[i][0] for i in pending], jobs), "bootstrap",
+                              total=len(pending), replicates=bootstrap)
+        for boot, i in zip(done, pending):  # "done" first: the bar counts the last period when it ends
+            _, build, where = rows[i]
+            rows[i] = _with_context(build(boot), where["period"], where["n_units"], where["n_groups"], **context)
     if no_values:
         warn(msg("no_covariate_periods", covariate=rank_by, periods=", ".join(no_values)))
     if skipped_all:
@@ -487,6 +478,51 @@ def inequality(panel, outcome="infant", years=None, pool=False, rank_by=None, gr
     if notes:  # caveats of the data (e.g. how births were counted) travel with the result
         out.attrs["notes"] = notes
     return out
+
+
+def _bootstrap_rows(keep, values, sub, rates, bootstrap: int, seed: int, draws: str, bootstrap_ci: str):
+    """The function that turns one period's bootstrap (:func:`brecha.inequality.bootstrap.bootstrap_measures`)
+    into its rows."""
+    ci_method = MSG("bootstrap_method", interval=bootstrap_ci, draws=draws, n=bootstrap, seed=seed)
+
+    def build(boot) -> pd.DataFrame:
+        table = []
+        for name in keep:
+            est = float(values[name])
+            s, lo, hi, n_ok = boot[name]
+            note = _note(name, est, sub, rates)
+            if n_ok < bootstrap:
+                note = (note + "; " if note else "") + MSG("note_replicates", n=bootstrap - n_ok)
+            if np.isfinite(est) and np.isfinite(lo) and not lo <= est <= hi:
+                note = (note + "; " if note else "") + MSG("note_outside")
+            row_method = ci_method
+            if name in M.NOISE_MEASURES:
+                row_method += MSG("bootstrap_shrunk")
+            table.append({"measure": name, "estimate": est if np.isfinite(est) else np.nan, "se": s,
+                          "lower": lo, "upper": hi, "method": M.METHODS(name), "ci_method": row_method,
+                          "note": note})
+        return pd.DataFrame(table)
+
+    return build
+
+
+def _with_context(result: pd.DataFrame, period, n_units: int, n_groups: int, *, outcome, conf_level, rank_by,
+                  groups, advantaged, reference, bootstrap, seed) -> pd.DataFrame:
+    """One period's measures with the columns that say what was computed, in :data:`RESULT_COLUMNS`."""
+    result.insert(0, "period", str(period))
+    result.insert(1, "outcome", outcome)
+    result["conf_level"] = conf_level
+    result["n_units"] = n_units
+    result["n_groups"] = n_groups if groups else pd.NA
+    result["rank_by"] = rank_by if rank_by is not None else ""
+    result["groups"] = groups if groups else pd.NA
+    result["advantaged"] = advantaged if rank_by is not None else ""
+    result["reference"] = "" if reference is None else (
+        reference if isinstance(reference, str) else ",".join(str(r) for r in np.atleast_1d(reference)))
+    result["bootstrap"] = bootstrap
+    result["seed"] = seed if bootstrap > 0 else pd.NA
+    result["label"] = [M.LABELS(m) for m in result["measure"]]
+    return result[RESULT_COLUMNS]
 
 
 def concentration_curve(rates, births, rank) -> pd.DataFrame:

@@ -54,11 +54,14 @@ def draw_events(events, births, replicates: int, rng: np.random.Generator, draws
     raise ValueError(f"draws must be one of {DRAWS}")
 
 
-# Replicates are drawn and evaluated CHUNK_CELLS (replicates x units) cells at a time: 4 M cells (32 MB of
+# Replicates are drawn and evaluated CHUNK_CELLS (replicates x units) cells at a time: 2 M cells (16 MB of
 # float64) keep the memory of a bootstrap independent of the number of replicates (issue 19: 200 replicates on
 # 346,000 units needed 7.2 GB at once). The generator's stream is consumed in the same order as one
-# (replicates x units) draw, so the replicates, and every number, are those of the unchunked draw.
-CHUNK_CELLS = 1 << 22
+# (replicates x units) draw, so the replicates are those of the unchunked draw. The size is fixed, never
+# derived from the number of threads (brecha.threads runs periods side by side, each with its own block):
+# the block size can change the last bits of a sum, so the numbers do not depend on the machine's cores.
+# (It was 4 M cells until the periods ran in threads: two blocks in flight then took the memory of one.)
+CHUNK_CELLS = 1 << 21
 
 
 def replicate_chunks(replicates: int, units: int, chunk_cells: int = CHUNK_CELLS) -> list[int]:

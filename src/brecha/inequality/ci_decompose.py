@@ -83,6 +83,41 @@ def concentration_index(y, weights, order) -> np.ndarray:
         return 2.0 * ((y * p) @ (r - 0.5)) / mu  # Σ p (R − ½) = 0, so the μ term drops out
 
 
+class Decomposition:
+    """What the decomposition of any rates needs from the determinants, the births and the ranking, computed
+    once: births shares p, fractional ranks R, the WLS hat matrix, x̄_k, cov_p(x_k, R) and C_k. Called on
+    rates ``y`` (…, n) it gives :func:`decompose_arrays`' result with one matrix product
+    y @ [hat | p | p (R − ½)] (coefficients, μ and cov_p(y, R) together), so a block of replicates costs one
+    pass over its rates."""
+
+    def __init__(self, x, weights, order):
+        p = np.asarray(weights, dtype=float) / np.sum(weights)
+        x = np.asarray(x, dtype=float)
+        r = fractional_rank(weights, order) - 0.5
+        design = np.column_stack([np.ones(len(p)), x])
+        gram = design.T @ (design * p[:, None])
+        hat = (design * p[:, None]) @ np.linalg.inv(gram)  # (n, K+1): coefficients = y @ hat
+        self.k = x.shape[1]
+        self.products = np.ascontiguousarray(np.column_stack([hat, p, p * r]))  # Σ p r = 0: no μ term
+        self.xbar = p @ x
+        self.cov_x = (x * p[:, None]).T @ r  # cov_p(x_k, R)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.ci_x = np.where(self.xbar != 0, 2.0 * self.cov_x / self.xbar, np.nan)
+
+    def __call__(self, y) -> dict:
+        prod = np.asarray(y, dtype=float) @ self.products
+        coef, mu, cov_y = prod[..., :self.k + 1], prod[..., self.k + 1], prod[..., self.k + 2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            beta = coef[..., 1:]
+            contribution = 2.0 * beta * self.cov_x / mu[..., None]
+            total = 2.0 * cov_y / mu
+            residual = total - contribution.sum(axis=-1)  # = 2 cov_p(ε, R)/μ (see the module docstring)
+            elasticity = beta * self.xbar / mu[..., None]
+        return {"coefficient": beta, "intercept": coef[..., 0], "mean": self.xbar, "elasticity": elasticity,
+                "concentration_index": self.ci_x, "contribution": contribution, "residual": residual,
+                "total": total, "mu": mu}
+
+
 def decompose_arrays(y, x, weights, order) -> dict:
     """The decomposition of ``y`` ((…, n) rates) by the columns of ``x`` ((n, K) determinants).
 
@@ -90,28 +125,7 @@ def decompose_arrays(y, x, weights, order) -> dict:
     (K,) of each determinant, ``contribution`` (…, K), ``residual`` (…,), ``total`` (…,) = C of y,
     ``mu`` (…,), ``intercept`` (…,).
     """
-    p = np.asarray(weights, dtype=float) / np.sum(weights)
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
-    r = fractional_rank(weights, order) - 0.5
-    design = np.column_stack([np.ones(len(p)), x])
-    gram = design.T @ (design * p[:, None])
-    hat = (design * p[:, None]) @ np.linalg.inv(gram)  # (n, K+1): coefficients = y @ hat
-    coef = y @ hat
-    mu = y @ p
-    xbar = p @ x
-    cov_x = (x * p[:, None]).T @ r  # cov_p(x_k, R) (Σ p r = 0)
-    cov_y = (y * p) @ r
-    with np.errstate(divide="ignore", invalid="ignore"):
-        beta = coef[..., 1:]
-        contribution = 2.0 * beta * cov_x / mu[..., None]
-        total = 2.0 * cov_y / mu
-        residual = total - contribution.sum(axis=-1)  # = 2 cov_p(ε, R)/μ (see the module docstring)
-        ci_x = np.where(xbar != 0, 2.0 * cov_x / xbar, np.nan)
-        elasticity = beta * xbar / mu[..., None]
-    return {"coefficient": beta, "intercept": coef[..., 0], "mean": xbar, "elasticity": elasticity,
-            "concentration_index": ci_x, "contribution": contribution, "residual": residual, "total": total,
-            "mu": mu}
+    return Decomposition(x, weights, order)(y)
 
 
 def _check_rank(x, weights, names, period) -> None:
@@ -149,8 +163,8 @@ def ci_decompose(panel, rank_by: str, determinants, outcome: str = "infant", yea
     """
     from ..intervals import check_conf_level
     from ..panel import resolve_outcome
+    from ..threads import map_in_threads
     from .api import default_advantaged
-    from .bootstrap import period_rng
 
     names = [d.strip() for d in (determinants.split(",") if isinstance(determinants, str) else determinants or [])
              if str(d).strip()]
@@ -174,6 +188,7 @@ def ci_decompose(panel, rank_by: str, determinants, outcome: str = "infant", yea
     alpha_q = (1.0 - conf_level) / 2
     rows: list[dict] = []
     kept: dict[str, tuple] = {}
+    pieces: list[dict] = []  # the periods' units, chosen (with their warnings) in order; computed in threads
     for period, block in ev.groupby(ev["period"].astype(str), sort=True):
         period_years = [int(period)] if not pool else (list(years) if years is not None else panel.years)
         values = _values_by_unit(panel, wanted, period_years)
@@ -203,14 +218,16 @@ def ci_decompose(panel, rank_by: str, determinants, outcome: str = "infant", yea
         order = rank_value if advantaged == "high" else -rank_value
         ev_ok, births_ok = events[ok], births[ok]
         _check_rank(x, births_ok, names, period)
-        point = decompose_arrays(1000.0 * ev_ok / births_ok, x, births_ok, order)
-        reps = None
-        if bootstrap:
-            reps = decompose_arrays(_replicate_rates(period_rng(seed, period), ev_ok, births_ok, int(bootstrap)),
-                                    x, births_ok, order)
-        kept[period] = (point, reps)
-        base = dict(period=period, method=METHOD, n_units=int(ok.sum()), n_excluded=int((~ok).sum()))
-        rows += _rows(names, point, reps, base, alpha_q)
+        pieces.append(dict(period=period, events=ev_ok, births=births_ok, x=x, order=order,
+                           base=dict(period=period, method=METHOD, n_units=int(ok.sum()),
+                                     n_excluded=int((~ok).sum()))))
+
+    def work(piece):
+        return _period_results(piece, int(bootstrap or 0), seed)
+
+    for piece, (point, reps) in zip(pieces, map_in_threads(work, pieces)):
+        kept[piece["period"]] = (point, reps)
+        rows += _rows(names, point, reps, piece["base"], alpha_q)
     if change is not None:
         rows += _change_rows(kept, change, names, alpha_q)
     out = pd.DataFrame(rows)
@@ -228,17 +245,42 @@ def ci_decompose(panel, rank_by: str, determinants, outcome: str = "infant", yea
     return out
 
 
-def _replicate_rates(rng, events, births, bootstrap: int, block_cells: int = 1 << 16) -> np.ndarray:
-    """The replicates' rates per 1,000: the draws of bootstrap.draw_events (Poisson(observed deaths)), drawn
-    in blocks of rows straight into the rates array (the same stream as one draw of every row at once: the
-    generator fills row after row) so that no replicates x units array of counts is made."""
-    rates = np.empty((bootstrap, len(events)))
-    per_birth = 1000.0 / births
+# replicates x units drawn and decomposed at once: 64 K cells keep every pass over a block in a core's cache
+# and the products small enough for the linear-algebra library to compute in the calling thread
+BLOCK_CELLS = 1 << 16
+PER_REPLICATE = ("coefficient", "intercept", "elasticity", "contribution", "residual", "total", "mu")
+
+
+def _period_results(piece: dict, bootstrap: int, seed: int) -> tuple:
+    """One period's decomposition and (with ``bootstrap``) its replicates' (:func:`replicate_decompositions`),
+    from the period's own generator: what a period gives does not depend on the others, so the periods run
+    in threads (:mod:`brecha.threads`)."""
+    from .bootstrap import period_rng
+
+    events, births, x, order = piece["events"], piece["births"], piece["x"], piece["order"]
+    decomposition = Decomposition(x, births, order)
+    point = decomposition(1000.0 * events / births)
+    if not bootstrap:
+        return point, None
+    return point, replicate_decompositions(period_rng(seed, piece["period"]), events, births, decomposition,
+                                           bootstrap)
+
+
+def replicate_decompositions(rng, events, births, decomposition: Decomposition, bootstrap: int,
+                             block_cells: int = BLOCK_CELLS) -> dict:
+    """``decomposition`` (:class:`Decomposition`) of ``bootstrap`` replicates, deaths redrawn from Poisson(observed deaths) as
+    bootstrap.draw_events draws them (births and determinants fixed), in blocks of replicates: the generator
+    fills row after row, so the draws are those of one draw of every replicate at once, and no replicates x
+    units array is kept. The per-replicate results of the blocks are stacked."""
+    per_birth = 1000.0 / np.asarray(births, dtype=float)
     rows = max(1, block_cells // max(1, len(events)))
+    parts = []
     for start in range(0, bootstrap, rows):
-        block = rates[start:start + rows]
-        np.multiply(rng.poisson(events, size=block.shape), per_birth, out=block)
-    return rates
+        rates = rng.poisson(events, size=(min(rows, bootstrap - start), len(events))) * per_birth
+        parts.append(decomposition(rates))
+    out = {key: np.concatenate([p[key] for p in parts], axis=0) for key in PER_REPLICATE}
+    out["mean"], out["concentration_index"] = parts[0]["mean"], parts[0]["concentration_index"]
+    return out
 
 
 _interval = bootstrap_interval

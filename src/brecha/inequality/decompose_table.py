@@ -233,7 +233,7 @@ def decompose(panel, by: str = "region", measures=MEASURES, outcome: str = "infa
     """
     from ..intervals import check_conf_level
     from ..panel import resolve_outcome
-    from .bootstrap import period_rng
+    from ..threads import map_in_threads
 
     names = parse_measures(measures)
     conf_level = check_conf_level(conf_level)
@@ -254,6 +254,7 @@ def decompose(panel, by: str = "region", measures=MEASURES, outcome: str = "infa
     rows: list[dict] = []
     kept: dict[str, tuple] = {}  # period -> (point decompositions, replicate decompositions, labels)
     zero_periods: dict[str, list] = {}
+    pieces: list[dict] = []  # the periods' units, chosen (with their warnings) in order; computed in threads
     for period, block in ev.groupby(ev["period"].astype(str), sort=True):
         events = block["events"].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
         births = block["births"].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
@@ -274,36 +275,19 @@ def decompose(panel, by: str = "region", measures=MEASURES, outcome: str = "infa
         events, births = events[ok], births[ok]
         codes_ok = block["unit"].astype(str).to_numpy()[ok]
         group_code, group_labels = pd.factorize(lab.to_numpy()[ok], sort=True)
-        groups = D.Groups(group_code)
         if smooth_rates is not None:
             rate = smooth_rates.reindex(pd.MultiIndex.from_arrays([[period] * len(codes_ok), codes_ok])).to_numpy()
         else:
             rate = events / births
-        cache: dict = {}
-        point = {name: D.decompose_measure(name, rate, births, groups, cache) for name in names}
-        reps = None
-        if bootstrap:
-            rng = period_rng(seed, period)
-            chunks: dict[str, list] = {name: [] for name in names}
-            expected = births * world_rates(events, births, group_code)
-            chunk = max(1, CHUNK_CELLS // len(births))
-            per_birth = 1.0 / births
-            shares = births / np.sum(births)
-            logs, use_logs = None, not smoothed and any(D.parse_alpha(name) in (0.0, 1.0) for name in names)
-            for start in range(0, bootstrap, chunk):
-                sim = rng.poisson(expected, size=(min(chunk, bootstrap - start), len(births)))  # as draw_events
-                y = _smooth_replicates(sim.astype(float), births) if smoothed else sim * per_birth
-                cache = {}  # shared by the measures of this block (y p, ln y, the group masses)
-                if use_logs:  # a table of ln(k/B) for k up to well above the counts drawn (rebuilt if exceeded)
-                    if logs is None or not logs.covers(sim):
-                        top = np.maximum(sim.max(axis=0), 0 if logs is None else logs.max_counts)
-                        logs = D.CountLogs(per_birth, top + 4 + 3 * np.sqrt(top).astype(np.int64))
-                    logs.fill(sim, groups, cache, minus_inf="mld" in names)
-                for name in names:
-                    chunks[name].append(D.replicate_sums(name, y, shares, groups, cache))
-            big_p = groups.sums(shares)  # the per-group results: once for all the blocks
-            reps = {name: D.from_sums(name, tuple(np.concatenate(k, axis=0) for k in zip(*parts)), big_p)
-                    for name, parts in chunks.items()}
+        pieces.append(dict(period=period, rate=rate, events=events, births=births, group_code=group_code,
+                           group_labels=list(group_labels), n_units=int(ok.sum()), n_excluded=n_excluded))
+
+    def work(piece):
+        return _period_results(piece, names, bootstrap, seed, smoothed)
+
+    for piece, (point, reps) in zip(pieces, map_in_threads(work, pieces)):
+        period, rate, group_labels, n_excluded = (piece["period"], piece["rate"], piece["group_labels"],
+                                                  piece["n_excluded"])
         kept[period] = (point, reps, list(group_labels))
         zero = int(np.sum(rate <= 0))
         for name in names:
@@ -312,7 +296,7 @@ def decompose(panel, by: str = "region", measures=MEASURES, outcome: str = "infa
             if undefined:
                 zero_periods.setdefault(name, []).append((period, zero))
             base = dict(period=period, measure=name, method=_method(name) + (", smoothed (EB)" if smoothed else ""),
-                        n_units=int(ok.sum()), n_excluded=n_excluded,
+                        n_units=piece["n_units"], n_excluded=n_excluded,
                         note=MSG("undefined_note", n=zero) if undefined else "")
             rows += _rows(name, point[name], None if reps is None else reps[name], group_labels, base, alpha_q,
                           scale)
@@ -335,6 +319,43 @@ def decompose(panel, by: str = "region", measures=MEASURES, outcome: str = "infa
     out = out[COLUMNS]
     out.attrs["notes"] = list(getattr(panel, "notes", ()) or ())
     return out
+
+
+def _period_results(piece: dict, names, bootstrap: int, seed: int, smoothed: bool) -> tuple:
+    """One period's decompositions and (with ``bootstrap``) those of its replicates, from its own generator
+    (:func:`brecha.inequality.bootstrap.period_rng`): what a period gives does not depend on the others, so
+    the periods run in threads (:mod:`brecha.threads`)."""
+    from .bootstrap import period_rng
+
+    rate, births, group_code = piece["rate"], piece["births"], piece["group_code"]
+    groups = D.Groups(group_code)
+    cache: dict = {}
+    point = {name: D.decompose_measure(name, rate, births, groups, cache) for name in names}
+    if not bootstrap:
+        return point, None
+    rng = period_rng(seed, piece["period"])
+    events = piece["events"]
+    chunks: dict[str, list] = {name: [] for name in names}
+    expected = births * world_rates(events, births, group_code)
+    chunk = max(1, CHUNK_CELLS // len(births))
+    per_birth = 1.0 / births
+    shares = births / np.sum(births)
+    logs, use_logs = None, not smoothed and any(D.parse_alpha(name) in (0.0, 1.0) for name in names)
+    for start in range(0, bootstrap, chunk):
+        sim = rng.poisson(expected, size=(min(chunk, bootstrap - start), len(births)))  # as draw_events
+        y = _smooth_replicates(sim.astype(float), births) if smoothed else sim * per_birth
+        cache = {}  # shared by the measures of this block (y p, ln y, the group masses)
+        if use_logs:  # a table of ln(k/B) for k up to well above the counts drawn (rebuilt if exceeded)
+            if logs is None or not logs.covers(sim):
+                top = np.maximum(sim.max(axis=0), 0 if logs is None else logs.max_counts)
+                logs = D.CountLogs(per_birth, top + 4 + 3 * np.sqrt(top).astype(np.int64))
+            logs.fill(sim, groups, cache, minus_inf="mld" in names)
+        for name in names:
+            chunks[name].append(D.replicate_sums(name, y, shares, groups, cache))
+    big_p = groups.sums(shares)  # the per-group results: once for all the blocks
+    reps = {name: D.from_sums(name, tuple(np.concatenate(k, axis=0) for k in zip(*parts)), big_p)
+            for name, parts in chunks.items()}
+    return point, reps
 
 
 _interval = D.bootstrap_interval

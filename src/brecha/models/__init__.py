@@ -203,15 +203,13 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
 
     def components():
         if "sa" not in cache:
-            d = design.frame
-            base, _ = random_effects._regressors(design, time_effects, False)
-            cache["sa"] = random_effects.swamy_arora(d[design.outcome].to_numpy(float), base.to_numpy(float),
-                                                     design.unit_index)
+            cache["sa"] = random_effects.components_of(design, time_effects)
         return cache["sa"]
 
-    # The conventional covariance of a fit (a second linearmodels fit when se is not "unadjusted") is used
+    # The conventional covariance of a fit (from the same residuals when se is not "unadjusted") is used
     # by the classic Hausman test only, on the FE fit (FE2 with year effects; none when weighted, which is
-    # compared unweighted) and the RE fit: the other fits skip it (issue 19: no fit the call does not use).
+    # compared unweighted) and the RE fit: the other fits skip it. Every linear fit but between and fd is
+    # OLS of the arrays design.arrays() builds once (issue 19: transforms computed once, no refits).
     hausman = bool(run_tests and design.time_varying and any(m in LINEAR_MODELS for m in wanted))
     builders = {
         "pooled": lambda s: linear.fit_pooled(design, s, time_effects),
@@ -292,21 +290,17 @@ def _problem_message(key: str, fit: Fit, conf_level: float, lang) -> str:
 def _linear_tests(design, fits, se, time_effects, builders, lang, spec) -> list[dict]:
     """F for unit effects and BP LM (from pooled and within), Hausman classic and Mundlak."""
     rows = []
-    pooled = builders["pooled"]("unadjusted") if "pooled" not in fits or time_effects else fits["pooled"]
-    fe = fits.get("fe") if not time_effects else None
-    if fe is None:
-        from . import linear
-
-        fe = linear.fit_within(design, "unadjusted", False)
-    if not time_effects:
+    if not time_effects:   # the F test compares the one-way fits (none is made for it with year effects)
+        pooled = fits.get("pooled") or builders["pooled"]("unadjusted")
+        fe = fits.get("fe") or builders["fe"]("unadjusted")
         rows.append(spec.f_test_effects(pooled.info["ssr"], fe.info["ssr"], design.nobs, design.n_units,
                                         len(design.time_varying), len(design.covariates), lang))
-    # Breusch-Pagan on unweighted pooled OLS residuals
-    d = design.frame
-    X = np.column_stack([np.ones(len(d)), d[design.covariates].to_numpy(float)])
-    y = d[design.outcome].to_numpy(float)
-    beta, *_ = np.linalg.lstsq(X, y, rcond=None)
-    rows.append(spec.breusch_pagan(y - X @ beta, design.unit_index, lang))
+    # Breusch-Pagan on unweighted pooled OLS residuals (the call's arrays)
+    a = design.arrays()
+    X = np.column_stack([np.ones(a.nobs), a.X])
+    beta, *_ = np.linalg.lstsq(X, a.y, rcond=None)
+    rows.append(spec.breusch_pagan(a.y - X @ beta, a.units, lang))
+    del X
     fe_h = fits.get("fe2" if time_effects else "fe") or builders["fe2" if time_effects else "fe"]("unadjusted")
     re_h = fits.get("re") or builders["re"]("unadjusted")
     if fe_h is not None and design.weights is None:

@@ -73,6 +73,16 @@ class Design:
     weights: str | None = None     # column of weights in frame
     counts: tuple[str, str] | None = None   # (deaths, births) columns for count models
     notes: list[str] = field(default_factory=list)
+    _arrays: object = field(default=None, init=False, repr=False, compare=False)
+
+    def arrays(self):
+        """The call's :class:`~brecha.models.panel_arrays.PanelArrays` (y, X, codes, weights; unit means
+        and transforms computed once and shared by every model and test of the call)."""
+        if self._arrays is None:
+            from .panel_arrays import PanelArrays
+
+            self._arrays = PanelArrays.from_design(self)
+        return self._arrays
 
     @property
     def unit_index(self) -> np.ndarray:
@@ -84,6 +94,8 @@ class Design:
 
     @property
     def n_units(self) -> int:
+        if self._arrays is not None:   # counted once with the arrays (nunique of text units is slow)
+            return self._arrays.n_units
         return int(self.frame["unit"].nunique())
 
     @property

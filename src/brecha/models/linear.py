@@ -1,8 +1,10 @@
-"""Linear panel models of a rate on covariates: thin wrappers around linearmodels.
+"""Linear panel models of a rate on covariates.
 
-- pooled: OLS on all unit-years (``linearmodels.PooledOLS``).
-- fe: within (unit fixed effects), y_it - ybar_i on x_it - xbar_i (``PanelOLS(entity_effects=True)``).
-- fe2: unit and year fixed effects (``PanelOLS(entity_effects=True, time_effects=True)``).
+- pooled: OLS on all unit-years (linearmodels ``PooledOLS``'s numbers, computed from the call's arrays).
+- fe: within (unit fixed effects), y_it - ybar_i on x_it - xbar_i (``PanelOLS(entity_effects=True)``'s
+  numbers, computed from the call's within arrays).
+- fe2: unit and year fixed effects (``PanelOLS(entity_effects=True, time_effects=True)``'s numbers, from
+  the call's two-way within arrays).
 - between: OLS of unit means on unit means (``BetweenOLS``).
 - fd: first differences with an intercept (plm's default), Δy_it = a + Δx_it'b + Δe_it, on consecutive
   years only (a gap in a unit's years breaks its differences); OLS on the differences.
@@ -12,6 +14,12 @@ the N/(N-K) factor: equal to plm ``vcovHC(method="arellano", type="HC1")``); ``d
 (Driscoll & Kraay 1998; linearmodels' Bartlett kernel with bandwidth floor(T^(1/4)), the lag plm's
 ``vcovSCC`` uses; linearmodels scales it by N/df_resid, so it is plm's value times sqrt(N/df_resid)).
 p-values and intervals use Student t with the residual df, as plm does.
+
+pooled, fe and fe2 are OLS of the arrays ``panel_arrays.PanelArrays`` builds once per call (unit means, within
+arrays, year indicators), with the covariances of ``least_squares`` (linearmodels' formulas and small-sample
+factors; equal to its fits to about 1e-12, tests/models/test_panel_arrays.py): no linearmodels ``PanelData``,
+no second fit for the conventional covariance (issue 19: 2.5 GB -> 1.1 GB peak at 173,000 units x 20 years).
+between and fd are linearmodels fits.
 
 References: Baltagi (2013) Econometric Analysis of Panel Data, 5th ed., ch. 2-3; Wooldridge (2010)
 Econometric Analysis of Cross Section and Panel Data, 2nd ed., ch. 10.
@@ -25,6 +33,7 @@ import pandas as pd
 
 from ..i18n import Catalog
 from ._design import Design, panel_index
+from .least_squares import MSG as SOLVER_MSG  # the same collinearity message as the numpy fits
 from .results import Fit
 
 SE_ALIASES = {
@@ -47,13 +56,6 @@ MSG = Catalog({
     "unknown_se": ("tipo de error estándar '{se}' desconocido", "unknown standard-error type '{se}'"),
     "unknown_se_hint": ("use unadjusted, robust, clustered o driscoll-kraay",
                         "use unadjusted, robust, clustered or driscoll-kraay"),
-    "collinear": ("las covariables son colineales en este modelo ({names}): una es combinación de las otras (o "
-                  "constante donde el modelo quita las constantes)",
-                  "the covariates are collinear in this model ({names}): one is a combination of the others (or "
-                  "constant where the model removes constants)"),
-    "collinear_hint": ("quite una de ellas, o use un modelo que conserve las covariables constantes en el tiempo "
-                       "(re, cre)",
-                       "drop one of them, or use a model that keeps time-invariant covariates (re, cre)"),
 })
 
 
@@ -122,7 +124,7 @@ def fit_checked(model, opts: dict):
         except ValueError as exc:
             if "rank" in str(exc):
                 names = ", ".join(str(c) for c in model.exog.vars)
-                raise InputError(MSG("collinear", names=names), hint=MSG("collinear_hint")) from None
+                raise InputError(SOLVER_MSG("collinear", names=names), hint=SOLVER_MSG("collinear_hint")) from None
             raise
 
 
@@ -139,18 +141,58 @@ def _from_linearmodels(res, key, variant, se_label, design, *, df_resid=None, hi
                int(res.nobs), int(design.n_units), info, cov_u, hidden_terms=tuple(hidden))
 
 
-def fit_pooled(design: Design, se: str = "clustered", time_effects: bool = False) -> Fit:
-    """Pooled OLS: y_it = a + x_it'b (+ year effects) + e_it."""
-    from linearmodels.panel import PooledOLS
+def se_label(se: str, n_periods: int) -> str:
+    """The ``se_type`` text of a fit (English, as in every result table)."""
+    return cov_options(se, n_periods)[1]
 
-    d = design.indexed(_used(design, design.covariates))
-    X, hidden = _exog(d, design.covariates, time_effects)
-    w = d[design.weights] if design.weights else None
-    n_t = d.index.get_level_values("year").nunique()
-    model = PooledOLS(d[design.outcome], X, weights=w)
-    res, label = _fit(model, se, n_t)
-    variant = "pooled OLS" + (" with year effects" if time_effects else "") + (", births-weighted" if w is not None else "")
-    return _from_linearmodels(res, "pooled", variant, label, design, hidden=hidden)
+
+def _numpy_fit(key, variant, y, X, names, se, arrays, *, tss: float, extra_df=0, effects_nested=True,
+               unadjusted=False, hidden=()) -> Fit:
+    """A Fit from OLS of the transformed arrays (``least_squares``): the covariance of ``se`` and, when
+    ``unadjusted``, the conventional one from the same residuals (no second fit)."""
+    from .least_squares import covariance, solve
+
+    kind = resolve_se(se)
+    ls = solve(y, X, names)
+    opts = {"units": arrays.units, "years": arrays.years, "extra_df": extra_df,
+            "bandwidth": dk_bandwidth(arrays.n_years), "effects_nested": effects_nested}
+    cov = covariance(ls, X, kind, **opts)
+    cov_u = None
+    if unadjusted:
+        cov_u = cov if kind == "unadjusted" else covariance(ls, X, "unadjusted", **opts)
+    index = pd.Index(list(names))
+    frame = lambda v: pd.DataFrame(v, index=index, columns=index)  # noqa: E731
+    info = {"r_squared": float(1.0 - ls.ssr / tss) if tss > 0 else float("nan"), "ssr": ls.ssr}
+    return Fit(key, variant, pd.Series(ls.params, index=index), frame(cov), se_label(se, arrays.n_years), "t",
+               float(ls.nobs - ls.k - extra_df), int(ls.nobs), int(arrays.n_units), info,
+               frame(cov_u) if cov_u is not None else None, hidden_terms=tuple(hidden))
+
+
+def fit_pooled(design: Design, se: str = "clustered", time_effects: bool = False) -> Fit:
+    """Pooled OLS: y_it = a + x_it'b (+ year effects) + e_it; births-weighted: OLS of sqrt(w) y on
+    sqrt(w) X. R² = 1 - SSR / sum w (y - ybar_w)² (linearmodels ``PooledOLS``, whose numbers these are)."""
+    import numpy as np
+
+    a = design.arrays()
+    parts, names, hidden = [np.ones((a.nobs, 1)), a.X], ["intercept", *design.covariates], ()
+    if time_effects:
+        D, hidden = a.year_dummies()
+        parts.append(D)
+        names += hidden
+    X = np.hstack(parts)
+    del parts
+    y = a.y
+    w = a.weights if design.weights else np.ones(a.nobs)
+    if design.weights:
+        root = np.sqrt(w)
+        X *= root[:, None]
+        y = root * y
+
+    e = a.y - (w * a.y).sum() / w.sum()
+    tss = float(w @ (e ** 2))
+    del e
+    variant = "pooled OLS" + (" with year effects" if time_effects else "") + (", births-weighted" if design.weights else "")
+    return _numpy_fit("pooled", variant, y, X, names, se, a, hidden=hidden, tss=tss)
 
 
 def fit_within(design: Design, se: str = "clustered", time_effects: bool = False, *,
@@ -158,25 +200,34 @@ def fit_within(design: Design, se: str = "clustered", time_effects: bool = False
     """Within (fixed effects) estimator; with ``time_effects`` unit and year effects (two-way).
 
     Time-invariant covariates are absorbed by the unit effects and are left out (stated in the notes).
-    ``unadjusted=False`` skips the second fit that gives ``cov_unadjusted`` (only the Hausman test uses it)
-    when ``se`` is not "unadjusted" (issue 19: no fit the call does not use).
+    OLS of the within arrays (``panel_arrays``; two-way with ``time_effects``): linearmodels
+    ``PanelOLS(entity_effects=True[, time_effects=True])``'s numbers.
+    ``unadjusted=False`` leaves ``cov_unadjusted`` out (only the Hausman test uses it) when ``se`` is not
+    "unadjusted"; when asked, it comes from the same residuals, not from a second fit (issue 19).
     """
-    from linearmodels.panel import PanelOLS
-
     cols = design.time_varying
     if not cols:
         return None
-    d = design.indexed(_used(design, cols))
-    w = d[design.weights] if design.weights else None
-    n_t = d.index.get_level_values("year").nunique()
-    model = PanelOLS(d[design.outcome], d[cols], entity_effects=True, time_effects=time_effects, weights=w)
-    res, label = _fit(model, se, n_t)
-    unadj = res if resolve_se(se) == "unadjusted" else _fit(model, "unadjusted", n_t)[0] if unadjusted else None
+    return _fit_within_numpy(design, se, unadjusted, time_effects)
+
+
+def _fit_within_numpy(design: Design, se: str, unadjusted: bool, time_effects: bool = False) -> Fit:
+    """Within fit from the call's within arrays: b from OLS of y_it - ybar_i on x_it - xbar_i (weighted:
+    sqrt(w)-scaled, weighted unit means); the n unit means count in the residual df and in every covariance
+    but the clustered one (nested in the clusters). Two-way: the two-way within arrays; the n + T - 1
+    effects count in every covariance, clustered too (linearmodels: unit and year effects are not both
+    nested in the unit clusters). R² = 1 - SSR / sum y*² (the within R²)."""
+    a = design.arrays()
+    weighted = bool(design.weights)
+    y, X_all = a.within_two_way(weighted) if time_effects else a.within(weighted)
+    cols = design.time_varying
+    X = X_all[:, [design.covariates.index(c) for c in cols]]
+    effects = a.n_units + (a.n_years - 1 if time_effects else 0)
     key = "fe2" if time_effects else "fe"
     variant = ("within (unit and year fixed effects)" if time_effects else "within (unit fixed effects)")
-    if w is not None:
-        variant += ", births-weighted"
-    return _from_linearmodels(res, key, variant, label, design, unadjusted=unadj)
+    variant += ", births-weighted" if weighted else ""
+    return _numpy_fit(key, variant, y, X, cols, se, a, extra_df=effects, effects_nested=not time_effects,
+                      unadjusted=unadjusted or resolve_se(se) == "unadjusted", tss=float(y @ y))
 
 
 def fit_between(design: Design, se: str = "clustered", time_effects: bool = False) -> Fit:

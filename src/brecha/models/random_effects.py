@@ -11,7 +11,8 @@ Variance components (Swamy & Arora 1972; for unbalanced panels Baltagi & Chang 1
   x_it - xbar_i; K_W = rank of the demeaned regressors, so time-invariant ones do not count).
 - s2_u = (e_B'e_B - (n - K_B) s2_e) / (N - tr[(Z'Z)^-1 Z'DZ]), where the between regression is OLS of
   ybar_i on (1, xbar_i) **at the observation level** (each unit's means repeated T_i times, so e_B'e_B =
-  sum_i T_i e_Bi^2), Z is that N x (K+1) matrix of repeated means, K_B its rank, and D = diag(T_i). In a
+  sum_i T_i e_Bi^2), Z is that N x (K+1) matrix of repeated means, K_B its rank, and D = diag(T_i)
+  (computed as the same regression on the n unit rows weighted by T_i). In a
   balanced panel this reduces to s2_u = s2_1/T - s2_e/T with s2_1 = T e_B'e_B/(n - K - 1).
 - theta_i = 1 - sqrt(s2_e / (T_i s2_u + s2_e)): one value per unit in an unbalanced panel.
 
@@ -33,8 +34,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._design import Design, panel_index
-from .linear import cov_options, fit_checked, resolve_se, year_dummies
+from ._design import Design
+from .linear import dk_bandwidth, resolve_se, se_label
 from .results import Fit
 
 VARIANT = "Swamy-Arora (plm ercomp 'swar'; Baltagi-Chang 1994 for unbalanced panels)"
@@ -42,16 +43,18 @@ VARIANT = "Swamy-Arora (plm ercomp 'swar'; Baltagi-Chang 1994 for unbalanced pan
 
 def _unit_means(a: np.ndarray, inv: np.ndarray, n: int, t_i: np.ndarray) -> np.ndarray:
     a = a.reshape(len(a), -1)
-    s = np.zeros((n, a.shape[1]))
-    np.add.at(s, inv, a)
+    s = np.empty((n, a.shape[1]))
+    for j in range(a.shape[1]):
+        s[:, j] = np.bincount(inv, weights=a[:, j], minlength=n)
     return s / t_i[:, None]
 
 
-def swamy_arora(y: np.ndarray, X: np.ndarray, unit_index: np.ndarray) -> dict:
+def swamy_arora(y: np.ndarray, X: np.ndarray, unit_index: np.ndarray, means=None) -> dict:
     """Swamy-Arora variance components as plm computes them (balanced or unbalanced).
 
     ``X`` holds the regressors **without** the intercept (time-invariant ones allowed). Returns
     ``sigma2_e, sigma2_u, theta`` (per row), ``theta_unit`` (per unit), ``t_i`` and the dfs.
+    ``means`` = (ybar_i, Xbar_i) when the call has them already (``PanelArrays``).
     """
     y = np.asarray(y, float)
     X = np.asarray(X, float).reshape(len(y), -1)
@@ -59,8 +62,11 @@ def swamy_arora(y: np.ndarray, X: np.ndarray, unit_index: np.ndarray) -> dict:
     n = int(inv.max()) + 1
     N = len(y)
     t_i = np.bincount(inv, minlength=n).astype(float)
-    ybar = _unit_means(y, inv, n, t_i)[:, 0]
-    Xbar = _unit_means(X, inv, n, t_i)
+    if means is None:
+        ybar = _unit_means(y, inv, n, t_i)[:, 0]
+        Xbar = _unit_means(X, inv, n, t_i)
+    else:
+        ybar, Xbar = means[0], np.asarray(means[1], float).reshape(n, -1)
     # within regression: demeaned regressors; drop those that vanish (time-invariant)
     Xw = X - Xbar[inv]
     yw = y - ybar[inv]
@@ -68,22 +74,25 @@ def swamy_arora(y: np.ndarray, X: np.ndarray, unit_index: np.ndarray) -> dict:
     keep = np.abs(Xw).max(axis=0) > 1e-10 * scale if X.size else np.zeros(0, bool)
     Xw = Xw[:, keep]
     if Xw.shape[1]:
-        bw, *_ = np.linalg.lstsq(Xw, yw, rcond=None)
+        # the rank comes with the solution (same threshold as matrix_rank: eps * max(N, k) * largest s.v.)
+        bw, _, k_w, _ = np.linalg.lstsq(Xw, yw, rcond=None)
         ew = yw - Xw @ bw
-        k_w = np.linalg.matrix_rank(Xw)
     else:
         ew, k_w = yw, 0
+    del Xw
     df_w = N - n - k_w
     sigma2_e = float(ew @ ew / df_w)
-    # between regression at the observation level
-    Z = np.column_stack([np.ones(N), Xbar[inv]])
-    bb, *_ = np.linalg.lstsq(Z, ybar[inv], rcond=None)
-    eb = ybar[inv] - Z @ bb
-    k_b = np.linalg.matrix_rank(Z)
-    ZtZ = Z.T @ Z
-    ZDZ = (Z * t_i[inv][:, None]).T @ Z
+    # The between regression at the observation level (unit means repeated T_i times) is the unit-level
+    # regression weighted by T_i: Z'Z = sum_i T_i z_i z_i', Z'DZ = sum_i T_i^2 z_i z_i', e_B'e_B =
+    # sum_i T_i e_Bi^2, rank(Z) = rank(sqrt(T_i) z_i). Computed on n rows instead of N.
+    root = np.sqrt(t_i)
+    Zu = np.column_stack([np.ones(n), Xbar])
+    bb, _, k_b, _ = np.linalg.lstsq(Zu * root[:, None], ybar * root, rcond=None)
+    eb = ybar - Zu @ bb
+    ZtZ = (Zu * t_i[:, None]).T @ Zu
+    ZDZ = (Zu * (t_i ** 2)[:, None]).T @ Zu
     trace = float(np.trace(np.linalg.pinv(ZtZ) @ ZDZ))
-    sigma2_u = float((eb @ eb - (n - k_b) * sigma2_e) / (N - trace))
+    sigma2_u = float((t_i @ eb ** 2 - (n - k_b) * sigma2_e) / (N - trace))
     truncated = sigma2_u < 0
     s2u = max(sigma2_u, 0.0)
     theta_unit = 1.0 - np.sqrt(sigma2_e / (t_i * s2u + sigma2_e))
@@ -126,19 +135,15 @@ def plm_r_squared(y_star: np.ndarray, resid: np.ndarray, df_resid: int) -> tuple
     return r2, adj
 
 
-def _regressors(design: Design, time_effects: bool, mundlak: bool) -> tuple[pd.DataFrame, list[str]]:
-    d = design.frame
-    X = d[design.covariates].astype(float).copy()
-    hidden: list[str] = []
-    if mundlak:
-        means = d.groupby("unit")[design.time_varying].transform("mean")
-        means.columns = [f"mean_{c}" for c in design.time_varying]
-        X = pd.concat([X, means], axis=1)
+def components_of(design: Design, time_effects: bool) -> dict:
+    """Swamy-Arora components of the call (regressors without the Mundlak means), from its arrays'
+    unit means (``Design.arrays()``): computed once per call and shared by ``re``, ``cre`` and the tests."""
+    a = design.arrays()
+    X, Xbar = a.X, a.X_bar
     if time_effects:
-        dummies = year_dummies(d)
-        X = pd.concat([X, dummies], axis=1)
-        hidden = list(dummies.columns)
-    return X, hidden
+        D, _ = a.year_dummies()
+        X, Xbar = np.hstack([X, D]), np.hstack([Xbar, a.unit_means(D)])
+    return swamy_arora(a.y, X, a.units, means=(a.y_bar, Xbar))
 
 
 def fit_random(design: Design, se: str = "clustered", time_effects: bool = False, mundlak: bool = False,
@@ -148,41 +153,52 @@ def fit_random(design: Design, se: str = "clustered", time_effects: bool = False
     The variance components always come from the model without the Mundlak means (the means vanish in
     the within regression and are collinear in the between regression, so plm gets the same values).
     Year effects, when asked, enter as year indicator regressors. Weights are not used (plm's
-    Swamy-Arora has no weighted form); the caller says so in the notes. ``unadjusted=False`` skips the
-    second fit that gives ``cov_unadjusted`` (only the Hausman test uses it; issue 19).
-    """
-    from linearmodels.panel import PooledOLS
+    Swamy-Arora has no weighted form); the caller says so in the notes.
 
-    d = design.frame
-    inv = design.unit_index
-    y = d[design.outcome].to_numpy(float)
-    X, hidden = _regressors(design, time_effects, mundlak)
+    Estimated by OLS of the quasi-demeaned arrays y_it - theta_i ybar_i on (1 - theta_i,
+    x_it - theta_i xbar_i) with the call's unit means (``Design.arrays()``), covariances as linearmodels
+    ``PooledOLS`` gives them on those arrays (``least_squares``); ``unadjusted=True`` adds the conventional
+    covariance from the same residuals (the Hausman test uses it; no second fit).
+    """
+    from .least_squares import covariance, solve
+
+    a = design.arrays()
     if components is None:
-        base, _ = _regressors(design, time_effects, False)
-        components = swamy_arora(y, base.to_numpy(float), inv)
-    theta = components["theta"]
-    ys = quasi_demean(y, theta, inv)
-    names = ["intercept", *X.columns]
-    Xs = quasi_demean(X.to_numpy(float), theta, inv)
-    del X  # free each large intermediate as soon as it is used (issue 19: peak memory)
-    index = panel_index(inv, d["year"].to_numpy())
-    exog = pd.DataFrame(np.column_stack([1.0 - theta, Xs]), index=index, columns=names)
-    del Xs
-    opts, label = cov_options(se, d["year"].nunique())
-    model = PooledOLS(pd.Series(ys, index=index, name=design.outcome), exog)
-    res = fit_checked(model, opts)
-    unadj = (res if resolve_se(se) == "unadjusted" else fit_checked(model, {"cov_type": "unadjusted"}) if unadjusted
-             else None)
+        components = components_of(design, time_effects)
     th = components["theta_unit"]
-    r2, r2_adj = plm_r_squared(ys, np.asarray(res.resids, float), int(res.df_resid))
-    info = {"r_squared": r2, "r_squared_adj": r2_adj, "ssr": float(res.resid_ss),
+    theta = th[a.units]
+    parts = [(1.0 - theta)[:, None], a.quasi_demean(a.X, th, a.X_bar)]
+    names = ["intercept", *design.covariates]
+    hidden: list[str] = []
+    if mundlak:
+        cols = [design.covariates.index(c) for c in design.time_varying]
+        means = a.X_bar[:, cols]
+        parts.append(a.quasi_demean(means[a.units], th, means))
+        names += [f"mean_{c}" for c in design.time_varying]
+    if time_effects:
+        D, hidden = a.year_dummies()
+        parts.append(a.quasi_demean(D, th))
+        names += hidden
+    Xs = np.hstack(parts)
+    del parts, theta   # free each large intermediate as soon as it is used (issue 19: peak memory)
+    ys = a.quasi_demean(a.y, th, a.y_bar)
+    ls = solve(ys, Xs, names)
+    kind = resolve_se(se)
+    opts = {"units": a.units, "years": a.years, "extra_df": 0, "bandwidth": dk_bandwidth(a.n_years)}
+    cov = covariance(ls, Xs, kind, **opts)
+    cov_u = None
+    if unadjusted:
+        cov_u = cov if kind == "unadjusted" else covariance(ls, Xs, "unadjusted", **opts)
+    df_resid = ls.nobs - ls.k
+    r2, r2_adj = plm_r_squared(ys, ls.resid, int(df_resid))
+    info = {"r_squared": r2, "r_squared_adj": r2_adj, "ssr": ls.ssr,
             "sigma2_e": components["sigma2_e"], "sigma2_u": components["sigma2_u"],
             "rho": components["sigma2_u"] / (components["sigma2_u"] + components["sigma2_e"])}
     if components["balanced"]:
         info["theta"] = float(th[0])
     else:
-        info.update({"theta_min": float(th.min()), "theta_median": float(np.median(th[inv])),
-                     "theta_mean": float(np.mean(th[inv])), "theta_max": float(th.max())})
+        info.update({"theta_min": float(th.min()), "theta_median": float(np.median(th[a.units])),
+                     "theta_mean": float(np.mean(th[a.units])), "theta_max": float(th.max())})
     balance = "balanced" if components["balanced"] else "unbalanced, theta per unit"
     variant = f"random effects, {VARIANT}, {balance}"
     if mundlak:
@@ -190,5 +206,8 @@ def fit_random(design: Design, se: str = "clustered", time_effects: bool = False
     if time_effects:
         variant += ", year effects as regressors"
     key = "cre" if mundlak else "re"
-    return Fit(key, variant, res.params, res.cov, label, "normal", float(res.df_resid), int(res.nobs),
-               design.n_units, info, unadj.cov if unadj is not None else None, hidden_terms=tuple(hidden))
+    index = pd.Index(names)
+    frame = lambda v: pd.DataFrame(v, index=index, columns=index)  # noqa: E731
+    return Fit(key, variant, pd.Series(ls.params, index=index), frame(cov), se_label(se, a.n_years), "normal",
+               float(df_resid), int(ls.nobs), design.n_units, info, frame(cov_u) if cov_u is not None else None,
+               hidden_terms=tuple(hidden))

@@ -62,8 +62,30 @@ def _column_cells(series: pd.Series) -> list[str]:
         kind = np.where(whole, 1, np.where(finite, 2, 0)).tolist()
         return [f"<c><v>{int(v)}</v></c>" if k == 1 else f"<c><v>{v!r}</v></c>" if k == 2 else ""
                 for v, k in zip(values.tolist(), kind)]
-    return ["" if (v is None or v is pd.NA or (isinstance(v, float) and v != v)) else _text_cell(str(v))
-            for v in series.astype(object).to_numpy()]
+    if pd.api.types.is_string_dtype(series) and series.dtype != object:  # text: each distinct value once
+        codes, uniques = pd.factorize(series)  # a missing value is code -1: an empty cell
+        cells = [_text_cell(str(v)) for v in uniques] + [""]
+        return [cells[c] for c in codes.tolist()]
+    return _object_cells(series.astype(object).to_numpy())
+
+
+def _object_cells(values) -> list[str]:
+    """Cells of a column of Python objects: each distinct (type, value) made once (a name or a method repeats
+    on every row; escaping each cell anew was most of the workbook's time, issue 19)."""
+    made: dict = {}
+    out = []
+    for v in values:
+        try:
+            key = (v.__class__, v)
+            cell = made.get(key)
+        except TypeError:  # an unhashable value: made for itself
+            key, cell = None, None
+        if cell is None:
+            cell = "" if (v is None or v is pd.NA or (isinstance(v, float) and v != v)) else _text_cell(str(v))
+            if key is not None:
+                made[key] = cell
+        out.append(cell)
+    return out
 
 
 def _col_letter(i: int) -> str:
@@ -76,7 +98,9 @@ def _col_letter(i: int) -> str:
 
 
 def _sheet_xml(df: pd.DataFrame, freeze: bool = True, header: bool = True, extra_rows=()) -> str:
-    cols = [_column_cells(df[c]) for c in df.columns]
+    # an empty cell is written as <c/>: cells carry no reference, so leaving it out would move the next
+    # values one column left (a suppressed count under 'events' showed the births there)
+    cols = [[c or "<c/>" for c in _column_cells(df[c])] for c in df.columns]
     widths = []
     for c, cells in zip(df.columns, cols):
         sample = max((len(str(v)) for v in df[c].head(50).tolist()), default=0)
@@ -90,9 +114,7 @@ def _sheet_xml(df: pd.DataFrame, freeze: bool = True, header: bool = True, extra
         rows.append(f'<row r="{r}">' + "".join(_text_cell(str(c), 1) for c in df.columns) + "</row>")
         r += 1
     for cells in zip(*cols) if cols else ():
-        # an empty cell is written as <c/>: cells carry no reference, so leaving it out would move the next
-        # values one column left (a suppressed count under 'events' showed the births there)
-        rows.append(f'<row r="{r}">' + "".join(c or "<c/>" for c in cells) + "</row>")
+        rows.append(f'<row r="{r}">' + "".join(cells) + "</row>")
         r += 1
     pane = ('<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" '
             'state="frozen"/></sheetView></sheetViews>') if freeze else \

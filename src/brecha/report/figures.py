@@ -66,7 +66,16 @@ def _new_figure(width: float, height: float, layout: str | None = "constrained")
     return fig
 
 
-def _save(fig, fmt: str, dpi: int = 110) -> bytes:
+def _save(fig, fmt: str, dpi: int = 110, kept: bool = False) -> bytes:
+    """The figure's bytes; while the report draws in parallel (:mod:`brecha.report.render`), a ``Pending``
+    a forked child is drawing, which the report turns into these bytes before writing its files. ``kept``:
+    the figure is drawn again later (a map canvas, recoloured), so its layout must advance here too."""
+    from .render import draw
+
+    return draw(_draw_bytes, fig, fmt, dpi, kept=kept)
+
+
+def _draw_bytes(fig, fmt: str, dpi: int) -> bytes:
     buf = io.BytesIO()
     kwargs = {"metadata": {"Date": None}} if fmt == "svg" else {"metadata": {"Software": None}}
     fig.savefig(buf, format=fmt, dpi=dpi, facecolor="white", **kwargs)
@@ -375,7 +384,7 @@ class MapCanvas:
                       alignment="left", handlelength=1.6, handleheight=1.1, borderaxespad=0)
             if self.inset_ax is not None:
                 self.inset_ax.set_title(inset_title, fontsize=11, loc="left")
-            return Figure(name, "png", _save(self.fig, "png", dpi=dpi), caption, alt or caption)
+            return Figure(name, "png", _save(self.fig, "png", dpi=dpi, kept=True), caption, alt or caption)
 
 
 def quantile_classes(values: pd.Series, k: int = 5, digits: int = 1) -> tuple[np.ndarray, list[str]]:

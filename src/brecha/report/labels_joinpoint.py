@@ -10,24 +10,24 @@ LABELS = Catalog({
     "gt_groups_rate": ("los quintos de nacimientos con menor y con mayor mortalidad",
                        "the fifths of births with the lowest and the highest mortality"),
     "gt_closing": ("Prueba formal (comparabilidad de joinpoint, Kim et al. 2004): las tendencias de {groups} no "
-                   "son paralelas (p = {p_par}); la razón de sus tasas baja {gap} % por año ({y0}-{y1}): la brecha "
+                   "son paralelas (p {p_par}); la razón de sus tasas baja {gap} % por año ({y0}-{y1}): la brecha "
                    "se cierra. AAPC {aapc_a} % y {aapc_b} %.",
                    "Formal test (joinpoint comparability, Kim et al. 2004): the trends of {groups} are not "
-                   "parallel (p = {p_par}); the ratio of their rates falls by {gap} % a year ({y0}-{y1}): the gap "
+                   "parallel (p {p_par}); the ratio of their rates falls by {gap} % a year ({y0}-{y1}): the gap "
                    "is closing. AAPC {aapc_a} % and {aapc_b} %."),
     "gt_widening": ("Prueba formal (comparabilidad de joinpoint, Kim et al. 2004): las tendencias de {groups} no "
-                    "son paralelas (p = {p_par}); la razón de sus tasas sube {gap} % por año ({y0}-{y1}): la "
+                    "son paralelas (p {p_par}); la razón de sus tasas sube {gap} % por año ({y0}-{y1}): la "
                     "brecha se amplía. AAPC {aapc_a} % y {aapc_b} %.",
                     "Formal test (joinpoint comparability, Kim et al. 2004): the trends of {groups} are not "
-                    "parallel (p = {p_par}); the ratio of their rates rises by {gap} % a year ({y0}-{y1}): the gap "
+                    "parallel (p {p_par}); the ratio of their rates rises by {gap} % a year ({y0}-{y1}): the gap "
                     "is widening. AAPC {aapc_a} % and {aapc_b} %."),
     "gt_flat": ("Prueba formal (comparabilidad de joinpoint, Kim et al. 2004): no se rechaza que las tendencias "
-                "de {groups} sean paralelas (p = {p_par}, {y0}-{y1}): no hay evidencia de que la brecha cambie. "
-                "AAPC {aapc_a} % y {aapc_b} %; ¿tendencias idénticas? p = {p_coin}.",
+                "de {groups} sean paralelas (p {p_par}, {y0}-{y1}): no hay evidencia de que la brecha cambie. "
+                "AAPC {aapc_a} % y {aapc_b} %; ¿tendencias idénticas? p {p_coin}.",
                 "Formal test (joinpoint comparability, Kim et al. 2004): parallel trends of {groups} are not "
-                "rejected (p = {p_par}, {y0}-{y1}): no evidence that the gap is changing. AAPC {aapc_a} % and "
-                "{aapc_b} %; identical trends? p = {p_coin}."),
-    "gt_detail": ("paralelismo p = {p}", "parallelism p = {p}"),
+                "rejected (p {p_par}, {y0}-{y1}): no evidence that the gap is changing. AAPC {aapc_a} % and "
+                "{aapc_b} %; identical trends? p {p_coin}."),
+    "gt_detail": ("paralelismo p {p}", "parallelism p {p}"),
     "gt_method": ("{n} permutaciones (semilla {seed}); joinpoints por {selection}: {k_a} y {k_b}.",
                   "{n} permutations (seed {seed}); joinpoints by {selection}: {k_a} and {k_b}."),
     "t_gap_test": ("¿Se cierra la brecha? Pruebas de paralelismo y coincidencia", "Is the gap closing? Tests of "

@@ -74,7 +74,7 @@ class _ColouredCanvas:
             handles = [Patch(facecolor=c, edgecolor=MUTED, linewidth=0.4, label=lab) for c, lab in legend]
             self.legend_ax.legend(handles=handles, loc="center left", title=legend_title, fontsize=10,
                                   title_fontsize=10.5, alignment="left", borderaxespad=0)
-            return Figure(name, "png", _save(self.fig, "png", dpi=dpi), caption, alt or caption)
+            return Figure(name, "png", _save(self.fig, "png", dpi=dpi, kept=True), caption, alt or caption)
 
 
 class SymbolCanvas(_ColouredCanvas):

@@ -6,6 +6,12 @@ from __future__ import annotations
 from ..blocks import Block
 
 
+def _p(fmt, p) -> str:
+    """"= 0.012", or "< 0.001" where three decimals would print 0.000 (4,499 permutations reach 0.0002)."""
+    p = float(p)
+    return f"< {fmt(0.001, 3)}" if p < 0.001 else f"= {fmt(p, 3)}"
+
+
 def build(res, page) -> None:
     t = res.gap_test
     if t is None or not len(t):
@@ -19,7 +25,7 @@ def build(res, page) -> None:
     groups = (L("gt_groups_cov", cov=page.cov_label(t.attrs.get("rank_by", "")))
               if t.attrs.get("grouping") == "covariate"
               else L("gt_groups_rate"))
-    text = L(key, groups=groups, p_par=fmt(par["p_value"], 3), p_coin=fmt(coin["p_value"], 3), gap=fmt(abs(gap), 1),
+    text = L(key, groups=groups, p_par=_p(fmt, par["p_value"]), p_coin=_p(fmt, coin["p_value"]), gap=fmt(abs(gap), 1),
              y0=int(par["first_year"]), y1=int(par["last_year"]), aapc_a=fmt(par["aapc_a"], 1),
              aapc_b=fmt(par["aapc_b"], 1))
     method = L("gt_method", n=page.count(int(par["n_permutations"])), seed=int(par["seed"]),
@@ -29,7 +35,7 @@ def build(res, page) -> None:
     card = h.get("trend") or {"title": L("h_trend")}
     before = card.get("text", "")
     card.update({"direction": direction, "value": L(word), "text": text + (" " + before if before else ""),
-                 "detail": L("gt_detail", p=fmt(par["p_value"], 3)), "test": key})
+                 "detail": L("gt_detail", p=_p(fmt, par["p_value"])), "test": key})
     h["trend"] = card
     if not res.study.wants("trends"):  # the first screen only; the table among the report's tables
         page.add_table("gap_test", t, L("t_gap_test"))
