@@ -21,6 +21,10 @@ import time
 from collections import defaultdict
 
 os.environ["BRECHA_JOBS"] = "1"  # every figure drawn in this process, so its CPU is counted here
+# OpenBLAS in one thread, as `brecha report` runs it (cli.main -> threads.one_blas_thread, before numpy loads):
+# with two threads on a busy machine the small factorisations spin-wait (BYM2 alone 17 s of CPU, not 1.5 s)
+for _name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
 
 def _run(example: str, out: str) -> dict:
@@ -82,6 +86,12 @@ def _run(example: str, out: str) -> dict:
     html.render_html = timed("write: HTML page", html.render_html)
     dashboard.render_dashboard = timed("write: dashboard", dashboard.render_dashboard)
     pd.DataFrame.to_csv = timed("write: CSV tables", pd.DataFrame.to_csv)
+    try:  # issue 19: the tables written by brecha.report.csv_tables (to_csv only for the tables it leaves)
+        import brecha.report.csv_tables as csv_tables
+
+        csv_tables.write_csv = timed("write: CSV tables", csv_tables.write_csv)
+    except ImportError:
+        pass
     study = example_study(example)
     t0 = time.process_time()
     run_study(study, out, lang="en")

@@ -220,6 +220,16 @@ def _write_json(df: pd.DataFrame, path: Path) -> None:
     values (NaN, <NA>, None, +-inf) as null."""
     import json
 
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(json_records(df), handle, **JSON_FORMAT)
+
+
+# how a .json table is written (cli/streamed.py writes a big one piece by piece in the same form)
+JSON_FORMAT = dict(ensure_ascii=False, indent=1, default=_json_value)
+
+
+def json_records(df: pd.DataFrame) -> list[dict]:
+    """The table's rows as JSON-ready records (:func:`_write_json`)."""
     import numpy as np
 
     columns = []
@@ -235,6 +245,4 @@ def _write_json(df: pd.DataFrame, path: Path) -> None:
             items = [None if (isinstance(v, float) and not np.isfinite(v)) else v for v in items]
         columns.append(items)
     names = [str(c) for c in df.columns]
-    records = [dict(zip(names, row)) for row in zip(*columns)]
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(records, handle, ensure_ascii=False, indent=1, default=_json_value)
+    return [dict(zip(names, row)) for row in zip(*columns)]

@@ -59,35 +59,68 @@ def protect(table: pd.DataFrame, policy: Policy, panel=None) -> pd.DataFrame:
     ``events`` columns hold no counts and get only the policy's notes."""
     if "events" not in table.columns or "unit" not in table.columns or not policy.active:
         return add_reliability(table)
-    attrs = dict(table.attrs)
+    keys, strata = table_keys(table)
+    out = prepared(table)
+    out, true_events = with_totals(out, _totals(out, strata, panel))
+    status = cell_status(out, keys, strata, panel, policy)
+    return finish(out, status, table, policy, true_events)
+
+
+def table_keys(table: pd.DataFrame) -> tuple[list[str], list[str]]:
+    """A cell's key (``unit, period, outcome`` as the table has them) and its stratum's (without ``unit``)."""
     keys = [c for c in ("unit", "period", "outcome") if c in table.columns]
-    strata = [c for c in keys if c != "unit"]
+    return keys, [c for c in keys if c != "unit"]
+
+
+def prepared(table: pd.DataFrame) -> pd.DataFrame:
+    """A copy of the table with text unit codes (the rows :func:`protect` works on, before the totals)."""
     out = table.copy()
     out["unit"] = out["unit"].astype(str)
-    true_events = pd.to_numeric(out["events"], errors="coerce").astype("float64")
-    out["reliability"] = reliability(true_events)
-    totals = _totals(out, strata, panel)
+    out["reliability"] = reliability(pd.to_numeric(out["events"], errors="coerce").astype("float64"))
+    return out
+
+
+def with_totals(out: pd.DataFrame, totals: pd.DataFrame):
+    """The rows and their totals below them, with the reliability column; also the true death counts."""
     if len(totals):
         out = pd.concat([out, totals], ignore_index=True)
-        true_events = pd.to_numeric(out["events"], errors="coerce").astype("float64")
-        out["reliability"] = reliability(true_events)
+    true_events = pd.to_numeric(out["events"], errors="coerce").astype("float64")
+    out["reliability"] = reliability(true_events)
+    return out, true_events
+
+
+def cell_status(out: pd.DataFrame, keys: list[str], strata: list[str], panel, policy: Policy) -> np.ndarray:
+    """Each row's suppression status ('' published, ``suppressed``, ``suppressed_secondary``): the rows of a
+    cell (``keys``) share it. The strata (periods, outcomes) are independent forests of sums
+    (:func:`brecha.publication.suppress_cells`), so the rows of whole strata may be given alone."""
+    if policy.suppress is None:
+        return np.full(len(out), "", dtype=object)
     cells = out.drop_duplicates(keys)[keys + ["events"]].reset_index(drop=True)
     cells["parent"] = _parents(cells["unit"], out, panel)
     cells["stratum"] = _stratum(cells, strata)
     cells = cells.rename(columns={"unit": "node", "events": "value"})
-    status = np.full(len(cells), "", dtype=object)
-    if policy.suppress is not None:
-        status = suppress_cells(cells, policy.suppress, policy.zeros)
-    cells["status"] = status
+    cells["status"] = suppress_cells(cells, policy.suppress, policy.zeros)
     lookup = out[keys].merge(cells.rename(columns={"node": "unit"})[keys + ["status"]], on=keys, how="left")
-    out = apply_status(out, lookup["status"].fillna("").to_numpy(), policy, true_events)
+    return lookup["status"].fillna("").to_numpy()
+
+
+def finish(out: pd.DataFrame, status, table: pd.DataFrame, policy: Policy, true_events) -> pd.DataFrame:
+    """The rows of ``out`` (``table``'s rows, then totals) as published: hidden by ``status``, rounded, the
+    reference's small counts hidden, counts as whole numbers, the notes."""
+    attrs = dict(table.attrs)
+    out = apply_status(out, status, policy, true_events)
     out = _hide_small_reference(out, table, policy)
     for col, dtype in table.dtypes.items():  # counts stay whole numbers after the totals were added
         if str(dtype) == "Int64" and col in out.columns and str(out[col].dtype) != "Int64":
             out[col] = pd.to_numeric(out[col], errors="coerce").round().astype("Int64")
     out.attrs = attrs
-    out.attrs["notes"] = list(dict.fromkeys([*attrs.get("notes", ()), *notes(policy), unstable_note()]))
+    out.attrs["notes"] = published_notes(attrs, policy)
     return out
+
+
+def published_notes(attrs: dict, policy: Policy) -> list[str]:
+    """The notes of a protected table: its own, the policy's, the reliability column's."""
+    return list(dict.fromkeys([*attrs.get("notes", ()), *notes(policy), unstable_note()]))
 
 
 def _hide_small_reference(out: pd.DataFrame, table: pd.DataFrame, policy: Policy) -> pd.DataFrame:
@@ -199,6 +232,14 @@ def _node(level: str, code) -> str:
 
 def _totals(out: pd.DataFrame, strata: list[str], panel) -> pd.DataFrame:
     """The rows of the totals the table is published with (module docstring)."""
+    sums = total_sums(out, strata, panel)
+    return total_rows(sums, out) if len(sums) else sums
+
+
+def total_sums(out: pd.DataFrame, strata: list[str], panel) -> pd.DataFrame:
+    """The totals' keys, name, deaths and births (``unit, strata..., name, events, births``), summed from
+    the table's rows: each level's groups in order (``sum_members`` sorts them), the country's last; none
+    that the table already has."""
     from .panel_levels import sum_members
 
     base = out[~out["unit"].isin([TOTAL]) & ~out["unit"].str.contains(":", regex=False)]
@@ -228,22 +269,28 @@ def _totals(out: pd.DataFrame, strata: list[str], panel) -> pd.DataFrame:
             sums["name"] = _country_name(panel)
         pieces.append(sums)
     totals = pd.concat(pieces, ignore_index=True)
-    totals = totals[~totals.set_index(["unit", *strata]).index.isin(out.set_index(["unit", *strata]).index)]
-    return _total_rows(totals, out)
+    return totals[~totals.set_index(["unit", *strata]).index.isin(out.set_index(["unit", *strata]).index)]
 
 
-def _total_rows(totals: pd.DataFrame, out: pd.DataFrame) -> pd.DataFrame:
+def shared_values(out: pd.DataFrame) -> dict:
+    """The table's one ``method`` and ``conf_level`` (None where its rows differ), which its totals take."""
+    return {col: (out[col].dropna().iloc[0] if out[col].nunique(dropna=True) == 1 else None)
+            for col in ("method", "conf_level") if col in out.columns}
+
+
+def total_rows(totals: pd.DataFrame, out: pd.DataFrame, shared: dict | None = None) -> pd.DataFrame:
     """Totals with the table's columns: deaths, births and, as the table has them, the rate (with its CI in
-    a rates table, by the table's own method and level)."""
+    a rates table, by the table's own method and level). ``shared``: :func:`shared_values` of the whole
+    table when ``out`` is only a part of it."""
     from .rates import rate_interval
 
     rows = pd.DataFrame({c: totals[c] for c in totals.columns if c in out.columns or c in ("events", "births")})
     rows["events"] = rows["events"].astype("Int64")
     if "births" in out.columns:
         rows["births"] = rows["births"].astype("Int64")
-    for col in ("method", "conf_level"):
-        if col in out.columns and out[col].nunique(dropna=True) == 1:
-            rows[col] = out[col].dropna().iloc[0]
+    for col, value in (shared_values(out) if shared is None else shared).items():
+        if value is not None:
+            rows[col] = value
     if {"estimate", "lower", "upper", "method"} <= set(out.columns) and "measure" not in out.columns \
             and "raw_rate" not in out.columns and "rate" not in out.columns:
         method = str(rows.get("method", pd.Series(["exact"])).iloc[0]) if len(rows) else "exact"

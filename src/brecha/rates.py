@@ -19,6 +19,7 @@ Example
 """
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from .errors import InputError
@@ -207,13 +208,41 @@ def rates_blocks(panel, outcome: str = "infant", years=None, pool: bool = False,
     arithmetic's per-row arrays, about 100 bytes a row) is only ever held for one piece. ``method`` is one
     text per piece when every row of the piece used the same method.
     """
-    method = resolve_ci_method(ci)
-    conf_level = check_conf_level(conf_level)
-    ev, units, name = events_table(panel, outcome, years, pool, level)
-    names = _names(units)
-    step = max(1, int(block_rows))
-    for start in range(0, max(len(ev), 1), step):
-        yield _rate_rows(ev.iloc[start:start + step], names, name, method, conf_level, per, panel)
+    for table, _ in RateParts(panel, outcome, years, pool, ci, conf_level, level, per).blocks(block_rows):
+        yield table
+
+
+class RateParts:
+    """The table of :func:`rates` (same arguments) in parts, each with its rows' cells (``cells``: one
+    integer per row, the row's unit-period among ``n_cells``): :meth:`blocks`, consecutive pieces in the
+    table's order; :meth:`strata`, the rows of one period at a time (what a protected table is decided on,
+    ``brecha.publication_pieces``). ``n_rows``: the table's rows, known before any is computed."""
+
+    def __init__(self, panel, outcome="infant", years=None, pool=False, ci="exact", conf_level=0.95, level=None,
+                 per=1000):
+        self.method = resolve_ci_method(ci)
+        self.conf_level = check_conf_level(conf_level)
+        self.ev, units, self.name = events_table(panel, outcome, years, pool, level)
+        self.names, self.panel, self.per = _names(units), panel, per
+        self.n_cells = self.n_rows = len(self.ev)
+
+    def _rows(self, ev) -> pd.DataFrame:
+        return _rate_rows(ev, self.names, self.name, self.method, self.conf_level, self.per, self.panel)
+
+    def whole(self) -> pd.DataFrame:
+        """The whole table (:func:`rates`)."""
+        return self._rows(self.ev)
+
+    def blocks(self, block_rows: int = 500_000):
+        step = max(1, int(block_rows))
+        for start in range(0, max(self.n_rows, 1), step):
+            yield self._rows(self.ev.iloc[start:start + step]), np.arange(start, min(start + step, self.n_rows))
+
+    def strata(self):
+        codes, periods = pd.factorize(self.ev["period"].astype(str), sort=True)
+        for p in range(len(periods)):
+            rows = np.flatnonzero(codes == p)
+            yield self._rows(self.ev.iloc[rows]), rows
 
 
 def _names(units):

@@ -241,31 +241,43 @@ def _csv(raw: bytes, file: str):
     head = text[:65536].splitlines()
     sep, skip = _separator(head)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
-    records, rows = [], []
     try:
-        for number, record in enumerate(reader, start=1):
-            if number <= skip:
-                continue
-            if any(field.strip() for field in record):
-                records.append(record)
-                rows.append(number - skip)
+        every = list(reader)[skip:]
     except csv.Error as exc:
         raise InputError(MSG("csv_error", reason=exc), file=file, rows=[reader.line_num - skip],
                          hint=MSG("csv_error_hint")) from None
+    # rows with some text (blank rows are skipped); record numbers count from 1 after the skipped lines
+    filled = np.fromiter(map(bool, map(str.strip, map("".join, every))), dtype=bool, count=len(every))
+    rows = (np.flatnonzero(filled) + 1).tolist()
+    records = [every[i - 1] for i in rows]
     if not records:
         raise InputError(MSG("no_header"), file=file, hint=MSG("empty_hint"))
     header, data, header_row, rows = records[0], records[1:], rows[0], np.asarray(rows[1:], dtype=int)
     width = len(header)
     while width and not header[width - 1].strip():
         width -= 1  # trailing separators after the last name: columns without a name, checked below
+    n = len(header)
     bad = [(r, len(rec)) for r, rec in zip(rows, data)
-           if len(rec) < width or any(f.strip() for f in rec[len(header):])]
+           if len(rec) < width or (len(rec) > n and "".join(rec[n:]).strip())]
     if bad:
         counts = ", ".join(str(n) for n in sorted({n for _, n in bad}))
         raise InputError(MSG("ragged", counts=counts, n=width), file=file, rows=[r for r, _ in bad],
                          hint=MSG("ragged_hint"))
-    cells = [[_cell(f) for f in rec[:len(header)]] + [None] * (len(header) - len(rec)) for rec in data]
-    return _framed(header, cells, rows, file, header_row), rows, sep
+    if any(len(rec) != n for rec in data):  # short rows padded with blanks, blank extra fields cut
+        data = [rec[:n] + [""] * (n - len(rec)) for rec in data]
+    # column by column: what _cell does to each field, without a Python call per field
+    columns = [_trimmed(column) for column in zip(*data)] if data else []
+    return _framed(header, columns, rows, file, header_row, by_column=True), rows, sep
+
+
+def _trimmed(fields) -> np.ndarray:
+    """A column's fields stripped, missing-value tokens as None (``_cell`` of each), as an object array."""
+    stripped = list(map(str.strip, fields))
+    if not NA_TOKENS.isdisjoint(stripped):
+        stripped = [None if v in NA_TOKENS else v for v in stripped]
+    out = np.empty(len(stripped), dtype=object)
+    out[:] = stripped
+    return out
 
 
 def _cell(value):
@@ -275,9 +287,11 @@ def _cell(value):
     return value
 
 
-def _framed(header: list, cells: list[list], rows: np.ndarray, file: str, header_row: int = 1) -> pd.DataFrame:
+def _framed(header: list, cells: list, rows: np.ndarray, file: str, header_row: int = 1,
+            by_column: bool = False) -> pd.DataFrame:
     """The data rows under their column names: blank names drop their column when it is empty (and are an
-    error when it is not); repeated names are an error listing the columns' letters."""
+    error when it is not); repeated names are an error listing the columns' letters. ``cells`` is a list of
+    rows, or with ``by_column`` a list of columns (object arrays of equal length)."""
     names = [_name(h) for h in header]
     seen: dict[str, list[int]] = {}
     for i, name in enumerate(names):
@@ -292,7 +306,10 @@ def _framed(header: list, cells: list[list], rows: np.ndarray, file: str, header
     if not cells:
         shown = ", ".join(n for n in names if n)
         raise InputError(MSG("header_only", columns=shown), file=file, hint=MSG("header_only_hint"))
-    table = pd.DataFrame(cells, columns=range(len(names)), dtype=object)
+    if by_column:
+        table = pd.DataFrame(dict(enumerate(cells)), columns=range(len(names)), dtype=object)
+    else:
+        table = pd.DataFrame(cells, columns=range(len(names)), dtype=object)
     keep = []
     for i, name in enumerate(names):
         if name:

@@ -44,6 +44,18 @@ def one_blas_thread() -> bool:
     return True
 
 
+def blas_in_one_thread():
+    """A context in which the linear-algebra libraries already loaded (numpy's and scipy's OpenBLAS) run in
+    one thread, whatever the environment said (threadpoolctl): for the dense factorisations of a small
+    problem called from Python (``brecha.spatial.bym2`` from a script or a notebook, where
+    :func:`one_blas_thread` came too late). Measured on the pooled Chilean BYM2 (347 x 347 factorisations),
+    two OpenBLAS threads on a busy 2-core machine: 17.4 s of CPU, one thread: 1.5 s; the results agree to
+    1e-9 (the order of a sum). Enter it after the libraries are imported: it limits those loaded then."""
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=1, user_api="blas")
+
+
 def worker_count(pieces: int | None = None) -> int:
     """Threads to use for ``pieces`` independent pieces (see the module docstring)."""
     raw = os.environ.get("BRECHA_JOBS", "").strip()

@@ -11,12 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import brecha.i18n
 from brecha.cli import disparity as cli_disparity
 from brecha.cli import rates as cli_rates
 from brecha.cli import streamed
 from brecha.cli.main import main
-from brecha.datasets import chile
 from brecha.disparity import disparity as api_disparity
 from brecha.disparity import disparity_blocks
 from brecha.panel import read_panel
@@ -26,24 +24,12 @@ from brecha.rates import rates as api_rates
 from brecha.rates import rates_blocks
 
 
-@pytest.fixture(autouse=True)
-def keep_language(monkeypatch):
-    monkeypatch.setitem(brecha.i18n._current, "lang", brecha.i18n.get_language())  # restored afterwards
+pytestmark = pytest.mark.usefixtures("restore_language")  # tests/cli/conftest.py
 
 
 @pytest.fixture(scope="module")
-def panel_file(tmp_path_factory):
-    """Two Chilean regions (Aysén and Araucanía, 42 communes) written to disk: the path a user takes."""
-    path = tmp_path_factory.mktemp("panel") / "panel.parquet"
-    chile().subset(region=["11", "09"]).to_file(path)
-    return path
-
-
-@pytest.fixture()
-def small_pieces(monkeypatch):
-    """Pieces of 7 unit-periods (disparity) and 50 rows (rates): many pieces, one ending mid-unit."""
-    monkeypatch.setattr(cli_disparity, "BLOCK_ROWS", 7)
-    monkeypatch.setattr(cli_rates, "BLOCK_ROWS", 50)
+def panel_file(two_regions_file):
+    return two_regions_file
 
 
 def run(args) -> int:
@@ -220,13 +206,20 @@ def pq_row_groups(path) -> int:
     return pq.ParquetFile(path).num_row_groups
 
 
-def test_xlsx_and_no_output_are_written_whole(panel_file, tmp_path, small_pieces, monkeypatch, capsys):
+def test_xlsx_is_written_whole_and_no_output_printed_in_pieces(panel_file, tmp_path, small_pieces, monkeypatch,
+                                                               capsys):
     def no_streaming(*args, **kwargs):
         raise AssertionError("streamed")
 
     monkeypatch.setattr(streamed, "write_pieces", no_streaming)
+    monkeypatch.setattr(cli_disparity, "write_streamed", no_streaming)
     out = tmp_path / "disparity.xlsx"
     assert run(["disparity", panel_file, "--reference", "best", "--years", "2014-2015", "-o", out]) == 0
     assert len(pd.read_excel(out)) == (len(read_panel(panel_file).events(years=[2014, 2015])) + 2) * 4
+    monkeypatch.undo()
+    pieces = []
+    real = streamed.published_piece
+    monkeypatch.setattr(streamed, "published_piece", lambda piece, first: pieces.append(len(piece)) or real(piece, first))
     assert run(["rates", panel_file, "--years", "2015"]) == 0
     assert "09101" in capsys.readouterr().out  # printed, not written
+    assert [n for n in pieces if n] == [42]  # one piece of 50 rows at most (tests/cli/test_streamed_protected.py: many)

@@ -144,6 +144,11 @@ def test_numbers_travel_exactly():
     got = json.loads(json.dumps(numbers(values)))
     assert got[:4] == [6.912345678912345, 0.30000000000000004, -1e-12, 5570] and got[4:] == [None, None, None]
     assert isinstance(got[3], int) and number(pd.NA) is None and number("x") is None
+    # repeated values (each distinct number made once, issue 19): the same as number() value by value
+    many = np.random.default_rng(3).choice([0.0, -0.0, 0.95, 1 / 3, np.nan, 7.0, np.inf, 2.0 ** 60], 2000)
+    made = numbers(many)
+    assert made == [number(v) for v in many]
+    assert [type(v) for v in made] == [type(number(v)) for v in many]
 
 
 def test_polygon_paths_decode_to_the_projected_rings():

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from brecha.models import fit_frame, least_squares, linear, panel_arrays
+from brecha.models import fit_frame, least_squares, linear, panel_arrays, year_indicators
 from brecha.models import tests as spec
 from brecha.models._design import design_from_frame
 from brecha.models.random_effects import fit_random
@@ -26,6 +26,7 @@ def counted(monkeypatch):
     calls = {"linearmodels": [], "solve": 0, "arrays": 0}
     fit_checked, solve, from_design = (linear.fit_checked, least_squares.solve,
                                        panel_arrays.PanelArrays.from_design.__func__)
+    with_years = year_indicators.fit_with_years
 
     def counting_fit(model, opts):
         calls["linearmodels"].append(opts.get("cov_type"))
@@ -35,12 +36,17 @@ def counted(monkeypatch):
         calls["solve"] += 1
         return solve(*args, **kwargs)
 
+    def counting_with_years(*args, **kwargs):   # the solve of a fit with (implicit) year indicators
+        calls["solve"] += 1
+        return with_years(*args, **kwargs)
+
     def counting_arrays(cls, design):
         calls["arrays"] += 1
         return from_design(cls, design)
 
     monkeypatch.setattr(linear, "fit_checked", counting_fit)
     monkeypatch.setattr(least_squares, "solve", counting_solve)
+    monkeypatch.setattr(year_indicators, "fit_with_years", counting_with_years)
     monkeypatch.setattr(panel_arrays.PanelArrays, "from_design", classmethod(counting_arrays))
     return calls
 
@@ -83,6 +89,20 @@ def test_cre_never_gets_a_companion_and_year_effects_use_fe2(counted):
     # (no F test with year effects), and no linearmodels fit at all
     assert counted["linearmodels"] == [], counted
     assert counted["solve"] == 4 and counted["arrays"] == 1, counted
+    design = design_from_frame(g, "inv", ["value", "capital"], unit="firm")
+    expected = spec.hausman(linear.fit_within(design, "unadjusted", True), fit_random(design, "unadjusted", True))
+    got = res.tests.set_index("test").loc[expected["test"]]
+    assert got["statistic"] == pytest.approx(expected["statistic"], rel=1e-12)
+
+
+def test_fe_re_with_year_effects_make_the_two_way_fit_once(counted):
+    """fe with year effects is the two-way fit; the Hausman test uses it (its companion covariance from the
+    same residuals), not a second two-way fit: fe, re and cre (Mundlak test), one solve each."""
+    g = pd.read_csv(REF / "grunfeld_unbalanced.csv")
+    res = fit_frame(g, "inv", ["value", "capital"], unit="firm", models=["fe", "re"], se="robust",
+                    time_effects=True)
+    assert counted["solve"] == 3 and counted["arrays"] == 1 and counted["linearmodels"] == [], counted
+    assert res.fits["fe"].cov_unadjusted is not None
     design = design_from_frame(g, "inv", ["value", "capital"], unit="firm")
     expected = spec.hausman(linear.fit_within(design, "unadjusted", True), fit_random(design, "unadjusted", True))
     got = res.tests.set_index("test").loc[expected["test"]]

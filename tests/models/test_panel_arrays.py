@@ -194,15 +194,49 @@ def test_two_way_within_equals_linearmodels(case, se):
     assert_same_cov(fe2.cov_unadjusted, ref_within(design, "unadjusted", time_effects=True).cov)
 
 
-@pytest.mark.parametrize("se", ["clustered", "driscoll-kraay"])
+@pytest.mark.parametrize("se", SE)
 def test_year_effects_pooled_and_random_effects_equal_linearmodels(case, se):
+    """With year effects the indicators are implicit (``year_indicators``): every coefficient, the year ones
+    included, and the whole covariance equal linearmodels' fits with the dense indicators; CRE too."""
     _, design, _ = case
     got = linear.fit_pooled(design, se, time_effects=True)
     assert_same_fit(got, ref_pooled(design, se, time_effects=True))
     assert set(got.hidden_terms) == {c for c in got.params.index if c.startswith("year_")}
-    got = fit_random(design, se, time_effects=True)
-    res, _, ys = ref_random(design, se, time_effects=True)
-    assert_same_fit(got, res, r_squared=plm_r_squared(ys, np.asarray(res.resids, float), int(res.df_resid))[0])
+    assert len(got.hidden_terms) == design.frame["year"].nunique() - 1
+    for mundlak in (False, True):
+        got = fit_random(design, se, time_effects=True, mundlak=mundlak, unadjusted=True)
+        res, comp, ys = ref_random(design, se, time_effects=True, mundlak=mundlak)
+        assert_same_fit(got, res, r_squared=plm_r_squared(ys, np.asarray(res.resids, float), int(res.df_resid))[0])
+        assert_same_cov(got.cov_unadjusted, ref_random(design, "unadjusted", time_effects=True, mundlak=mundlak)[0].cov)
+        assert got.info["sigma2_u"] == pytest.approx(comp["sigma2_u"], rel=1e-10)
+        assert got.info["sigma2_e"] == pytest.approx(comp["sigma2_e"], rel=1e-10)
+
+
+@pytest.mark.parametrize("se", SE)
+def test_the_tests_of_a_call_with_year_effects_equal_those_from_linearmodels_fits(case, se):
+    """fe,re with year effects: Breusch-Pagan, Hausman (two-way FE against RE with year indicators; the
+    unweighted FE when the call is weighted) and the Mundlak test from linearmodels' fits."""
+    name, design, call = case
+    res = call(models=["fe", "re"], se=se, time_effects=True)
+    got = res.tests.set_index("test")
+    assert "F test for unit effects (pooled vs FE)" not in got.index   # not made with year effects
+    like = res.fits
+    assert like["fe"].variant.startswith("within (unit and year fixed effects)")
+    assert_same_fit(like["fe"], ref_within(design, se, time_effects=True))
+    unweighted_pooled = ref_pooled(design, "unadjusted", weighted=False)
+    expected = [spec.breusch_pagan(np.asarray(unweighted_pooled.resids, float).ravel(), design.unit_index)]
+    fe_u = _as_fit(ref_within(design, "unadjusted", weighted=False, time_effects=True), like["fe"])
+    fe_u.cov_unadjusted = fe_u.cov
+    re_ref = _as_fit(ref_random(design, se, time_effects=True)[0], like["re"])
+    re_ref.cov_unadjusted = _as_fit(ref_random(design, "unadjusted", time_effects=True)[0], like["re"]).cov
+    expected.append(spec.hausman(fe_u, re_ref))
+    cre_like = Fit("cre", "", pd.Series(dtype=float), pd.DataFrame(), like["re"].se_type, "normal", n_units=1)
+    expected.append(spec.hausman_mundlak(_as_fit(ref_random(design, se, time_effects=True, mundlak=True)[0],
+                                                 cre_like)))
+    for row in expected:
+        assert got.loc[row["test"], "statistic"] == pytest.approx(row["statistic"], rel=RTOL), (name, row["test"])
+        assert got.loc[row["test"], "p_value"] == pytest.approx(row["p_value"], rel=1e-7, abs=1e-300), row["test"]
+        assert got.loc[row["test"], "df"] == row["df"]
 
 
 def _swamy_arora_observation_level(y, X, units):
@@ -317,3 +351,60 @@ def test_cli_on_a_panel_file_equals_linearmodels(tmp_path, se, extra):
     assert info.loc["fe", "r_squared"] == pytest.approx(ref["fe"].rsquared, rel=RTOL)
     assert info.loc["pooled", "r_squared"] == pytest.approx(ref["pooled"].rsquared, rel=RTOL)
     assert set(got["model"]) == {"pooled", "fe", "re"}
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("se", SE)
+@pytest.mark.parametrize("layout", ["balanced", "unbalanced", "weighted"])
+def test_cli_with_year_effects_on_a_panel_file_equals_linearmodels(tmp_path, layout, se):
+    """``brecha models FILE --models pooled,fe,re,cre --time-effects``: every coefficient and SE written equals
+    linearmodels' fit with the dense year indicators on the file read back; the year effects are not listed
+    (as before issue 19); the Hausman statistic is the linearmodels fits' one."""
+    from brecha.cli.main import main
+
+    rng = np.random.default_rng(11)
+    units, years = 70, 8
+    g = pd.DataFrame({"unit": np.repeat([f"C{i:03d}" for i in range(units)], years),
+                      "year": np.tile(np.arange(2011, 2011 + years), units)})
+    g["births"] = rng.poisson(400, len(g))
+    g["poverty"] = rng.normal(15, 4, len(g)) + np.repeat(rng.normal(0, 3, units), years) + 0.4 * (g["year"] - 2011)
+    g["spending"] = rng.gamma(3.0, 10.0, len(g))
+    effect = np.repeat(rng.normal(0, 0.004, units), years)   # unit effects: theta > 0 (checked below)
+    g["deaths"] = rng.poisson(g["births"] * (0.008 + effect.clip(-0.007) + 0.0002 * g["poverty"]))
+    if layout != "balanced":
+        g = g.sample(frac=0.8, random_state=4).sort_values(["unit", "year"])
+    path = tmp_path / "panel.parquet"
+    g.to_parquet(path, index=False)
+    extra = ["--weights", "births"] if layout == "weighted" else []
+    out = tmp_path / "m.csv"
+    assert main(["--lang", "en", "models", str(path), "--covariates", "poverty,spending", "--models",
+                 "pooled,fe,re,cre", "--se", se, "--time-effects", *extra, "-o", str(out)]) == 0
+    got = pd.read_csv(out)
+    assert not got["term"].str.startswith("year_").any()
+    f = pd.read_parquet(path)
+    f["rate"] = f["deaths"] / f["births"] * 1000
+    design = design_from_frame(f, "rate", ["poverty", "spending"], weights="births" if extra else None)
+    ref = {"pooled": ref_pooled(design, se, time_effects=True), "fe": ref_within(design, se, time_effects=True),
+           "re": ref_random(design, se, time_effects=True)[0],
+           "cre": ref_random(design, se, time_effects=True, mundlak=True)[0]}
+    for model, res in ref.items():
+        rows = got[got["model"] == model].set_index("term")
+        shown = [t for t in res.params.index if not str(t).startswith("year_")]
+        assert len(rows) == len(shown), model
+        for term in rows.index:
+            name = "const" if term == "intercept" and model == "pooled" else term
+            assert rows.loc[term, "estimate"] == pytest.approx(res.params[name], rel=RTOL), (model, term)
+            assert rows.loc[term, "se"] == pytest.approx(res.std_errors[name], rel=RTOL), (model, term)
+    info = pd.read_csv(tmp_path / "m.fit_info.csv").set_index("model")
+    assert info.loc["re", "theta" if layout == "balanced" else "theta_min"] > 0.3   # quasi-demeaning at work
+    for model in ("pooled", "fe"):
+        assert info.loc[model, "r_squared"] == pytest.approx(ref[model].rsquared, rel=RTOL)
+    tests = pd.read_csv(tmp_path / "m.tests.csv").set_index("test")
+    fe_u = _as_fit(ref_within(design, "unadjusted", weighted=False, time_effects=True),
+                   Fit("fe", "", pd.Series(dtype=float), pd.DataFrame(), "", "t", n_units=1))
+    fe_u.cov_unadjusted = fe_u.cov
+    re_like = Fit("re", "", pd.Series(dtype=float), pd.DataFrame(), "", "normal", n_units=1)
+    re_ref = _as_fit(ref["re"], re_like)
+    re_ref.cov_unadjusted = _as_fit(ref_random(design, "unadjusted", time_effects=True)[0], re_like).cov
+    expected = spec.hausman(fe_u, re_ref)
+    assert tests.loc[expected["test"], "statistic"] == pytest.approx(expected["statistic"], rel=1e-8)

@@ -30,6 +30,8 @@ def one_by_one(series: pd.Series) -> list[str]:
     pd.Series(np.arange(-5, 5, dtype=np.int64)),
     pd.Series(np.random.default_rng(1).normal(0, 1e6, 5000)),
     pd.Series([], dtype=float),
+    # repeated values (each distinct number's cell is made once, issue 19), signed zeros among them
+    pd.Series(np.random.default_rng(2).choice([0.0, -0.0, 0.95, 1 / 3, np.nan, 7.0, -np.inf, 1e15], 3000)),
 ])
 def test_number_cells_equal_the_cell_by_cell_rule(series):
     assert _column_cells(series) == one_by_one(series)

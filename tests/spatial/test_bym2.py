@@ -196,3 +196,35 @@ def test_both_engines_agree_on_real_data():
         assert np.allclose(dense[column], sparse[column], atol=1e-4), column
     assert ((dense["lower"] < dense["estimate"]) & (dense["estimate"] < dense["upper"])).all()
     assert dense["shrinkage"].between(0, 1).all() and dense["prob_above"].between(0, 1).all()
+
+
+def test_bym2_from_a_script_runs_blas_in_one_thread_and_gives_the_command_line_bytes():
+    """A script or notebook has OpenBLAS with every core (the command line asks for one thread before numpy
+    loads; brecha.threads). BYM2's small factorisations then cost ~10x the CPU (17 s against 1.5 s for the
+    pooled Chilean communes) and their last bits depend on the threads: fit_period runs them in one thread
+    (threadpoolctl), so a script with 2 BLAS threads gets the bytes of one with 1."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import warnings; warnings.simplefilter('ignore')\n"
+            "import threadpoolctl\n"
+            "from brecha import datasets\n"
+            "from brecha.threads import blas_in_one_thread\n"
+            "import brecha.spatial.bym2 as B, scipy.linalg\n"
+            "with blas_in_one_thread():\n"
+            "    print(sorted({i['num_threads'] for i in threadpoolctl.threadpool_info()"
+            " if i['user_api'] == 'blas'}))\n"
+            "print(sorted({i['num_threads'] for i in threadpoolctl.threadpool_info() if i['user_api'] == 'blas'}))\n"
+            "p = datasets.chile().subset(region='09')\n"
+            "print(B.bym2(p, years=p.years, pool=True).to_csv(index=False))\n")
+    outs = []
+    for threads in ("1", "2"):
+        env = dict(os.environ, OPENBLAS_NUM_THREADS=threads)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        inside, outside, table = out.stdout.split("\n", 2)
+        assert inside == "[1]"
+        assert outside == f"[{threads}]"  # the limit ends with the context
+        outs.append(table)
+    assert outs[0] == outs[1]
+    assert outs[0].count("\n") > 30  # Araucanía's communes

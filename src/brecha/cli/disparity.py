@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from ..i18n import Catalog
-from .common import load_panel, print_notes
+from .common import load_panel
 from .rates import add_common, add_level, load_subset, regions, write_result
-from .streamed import can_stream, notes_of, write_pieces
+from .streamed import can_stream, check_sheet_rows, write_streamed
 
 MSG = Catalog({
     "help": ("brecha de cada unidad y del total frente a una referencia (RR, RA, RA%, RAP, RAP%)",
@@ -48,9 +48,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    import itertools
-
-    from ..disparity import disparity
+    from ..disparity_parts import DisparityParts
 
     units = [u.strip() for u in args.units.split(",") if u.strip()] if args.units else None
     if args.level:
@@ -64,19 +62,18 @@ def run(args) -> int:
             units = [u for u in units if u in set(in_region)] if units else in_region
     options = dict(outcome=args.outcome, years=args.years, pool=args.pool, conf_level=args.conf_level,
                    rr_method=args.rr_method, par_method=args.par_method, units=units, level=args.level)
-    if can_stream(args):  # .csv or .parquet, nothing suppressed: computed and written piece by piece (issue 19)
-        from ..disparity import disparity_blocks
+    parts = DisparityParts(panel, args.reference, **options)  # the reference, the sums, every input error
+    label = parts.plan.label
 
-        pieces = disparity_blocks(panel, args.reference, block_rows=BLOCK_ROWS, **options)
-        first = next(pieces)  # the reference, the sums and every input error: before anything is printed
-        if len(first):
-            print(MSG("reference", label=first.attrs["reference_label"]))
-        print_notes(notes_of(first))
-        write_pieces(itertools.chain([first], pieces), args.output, COLUMNS)
+    def say_reference():
+        if parts.n_rows:
+            print(MSG("reference", label=label))
+
+    if can_stream(args):  # .csv, .parquet, .json or printed: computed and written piece by piece (issue 19)
+        write_streamed(parts, args, COLUMNS, BLOCK_ROWS, before=say_reference)
         return 0
-    table = disparity(panel, args.reference, **options)
-    if len(table):
-        print(MSG("reference", label=table.attrs.get("reference_label", table["reference"].iloc[0])))
+    check_sheet_rows(parts.n_rows, args)  # .xlsx: a table longer than a sheet is refused before it is computed
+    table = parts.whole()
+    say_reference()
     write_result(table, args, COLUMNS)
     return 0
-

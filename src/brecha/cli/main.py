@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import warnings
 
@@ -88,6 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     from ..threads import one_blas_thread
 
     one_blas_thread()  # before numpy loads OpenBLAS: the cores are used by brecha's own threads (brecha.threads)
+    # the command draws figures to files only: matplotlib need not look for a screen backend (it imports
+    # pyplot to do so, 0.1 s of the report's CPU; issue 19). A backend the user set is kept.
+    os.environ.setdefault("MPLBACKEND", "agg")
     argv = list(sys.argv[1:] if argv is None else argv)
     lang = _language_from_argv(argv)
     if lang in ("es", "en"):

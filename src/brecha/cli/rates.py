@@ -5,7 +5,7 @@ from ..i18n import Catalog
 from .choices import CI_METHODS
 from .common import (add_output_argument, add_panel_argument, add_suppress_argument, add_years_argument, load_panel,
                      print_notes, write_output)
-from .streamed import can_stream, notes_of, order, write_pieces  # noqa: F401  (order: cli.rates.order stays)
+from .streamed import can_stream, check_sheet_rows, order, write_streamed  # noqa: F401  (order: cli.rates.order stays)
 
 MSG = Catalog({
     "help": ("tasas por 1.000 nacidos vivos con intervalos de confianza",
@@ -74,6 +74,7 @@ def write_result(table, args, first) -> None:
         table = table.astype({c: "str" for c in categorical})
     print_notes(notes)
     out = str(getattr(args, "output", None) or "")
+    check_sheet_rows(len(table), args)
     if notes and out.lower().endswith(".xlsx"):
         write_output(table, args, sheets={"results": table, "notes": pd.DataFrame({"note": notes})})
     else:
@@ -90,21 +91,15 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ..rates import rates
+    from ..rates import RateParts
 
     panel = load_subset(args)
     options = dict(outcome=args.outcome, years=args.years, pool=args.pool, ci=args.ci, conf_level=args.conf_level,
                    level=args.level)
-    if can_stream(args):  # .csv or .parquet, nothing suppressed: computed and written piece by piece (issue 19)
-        import itertools
-
-        from ..rates import rates_blocks
-
-        pieces = rates_blocks(panel, block_rows=BLOCK_ROWS, **options)
-        first = next(pieces)  # every input error before anything is printed
-        print_notes(notes_of(first))
-        write_pieces(itertools.chain([first], pieces), args.output, COLUMNS)
+    parts = RateParts(panel, **options)
+    if can_stream(args):  # .csv, .parquet, .json or printed: computed and written piece by piece (issue 19)
+        write_streamed(parts, args, COLUMNS, BLOCK_ROWS)
         return 0
-    table = rates(panel, **options)
-    write_result(table, args, COLUMNS)
+    check_sheet_rows(parts.n_rows, args)  # .xlsx: a table longer than a sheet is refused before it is computed
+    write_result(parts.whole(), args, COLUMNS)
     return 0

@@ -92,8 +92,16 @@ def summary_measures(estimate, population, se=None, order=None, reference=None, 
         raise ValueError("estimate and population need the same length")
     if not np.all(np.isfinite(y)):
         raise ValueError("every subgroup needs a finite estimate")
-    s = None if se is None else np.asarray(se, dtype=float)
     names, skipped = M.applicable(parse_measures(measures), sub)
+    out = pd.DataFrame(_summary_rows(y, se, sub, names, conf_level), columns=SUMMARY_COLUMNS)
+    out.attrs["skipped"] = skipped
+    return out
+
+
+def _summary_rows(y, se, sub: M.Subgroups, names, conf_level) -> list[dict]:
+    """:func:`summary_measures`' rows as dicts (``names`` already applicable): :func:`inequality` gathers
+    those of every period and makes one table at the end (a table per period cost more than the measures)."""
+    s = None if se is None else np.asarray(se, dtype=float)
     values = M.evaluate(y, sub, names + ["mean"])
     estimates = {k: float(v) for k, v in values.items()}
     estimates["_mean"] = estimates["mean"]
@@ -108,9 +116,7 @@ def summary_measures(estimate, population, se=None, order=None, reference=None, 
         rows.append({"measure": name, "estimate": est if np.isfinite(est) else np.nan, "se": se_v,
                      "lower": lo, "upper": hi, "method": M.METHODS(name), "ci_method": ci_method,
                      "note": _note(name, est, sub, y)})
-    out = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
-    out.attrs["skipped"] = skipped
-    return out
+    return rows
 
 
 RESULT_COLUMNS = ["period", "outcome", "measure", "estimate", "lower", "upper", "se", "method", "ci_method",
@@ -248,6 +254,14 @@ def _covariate_by_unit(panel, covariate: str, years) -> pd.Series:
     return values.groupby(d["unit"].values).mean()
 
 
+def _covariate_by_unit_year(panel, covariate: str) -> dict:
+    """:func:`_covariate_by_unit` of each single year, for all years in one grouping: year -> Series."""
+    d = panel.data
+    values = pd.to_numeric(d[covariate], errors="coerce").astype(float)
+    means = values.groupby([d["year"].values, d["unit"].values]).mean()
+    return {int(year): part.droplevel(0) for year, part in means.groupby(level=0, sort=False)}
+
+
 def _reference_mask(reference, codes, n_groups, period, msg):
     from ..errors import InputError
 
@@ -363,27 +377,36 @@ def inequality(panel, outcome="infant", years=None, pool=False, rank_by=None, gr
                          hint=msg("covariate_hint", have=", ".join(panel.covariates) or "-") + buildable_hint(panel))
     bootstrap = int(bootstrap or 0)
     ev = panel.events(outcome_name, years=years, pool=pool)
-    rows = []
+    rows: list = []  # per period: its list of row dicts, or (bootstrap job, build, where) until the replicates
     skipped_all: dict[str, str] = {}
     no_values: list[str] = []  # periods where no unit has a value of the ranking covariate
     too_few: list[tuple[str, list]] = []  # periods with fewer than 2 units with births
     context = dict(outcome=outcome_name, conf_level=conf_level, rank_by=rank_by, groups=groups,
                    advantaged=advantaged, reference=reference, bootstrap=bootstrap, seed=seed)
-    for period, block in ev.groupby("period", sort=True):
-        block = block.dropna(subset=["events", "births"])
-        block = block[block["births"].astype(float) > 0]
-        n_dropped = int(ev["period"].eq(period).sum() - len(block))
+    # the events as arrays once, the periods as positions into them (no table per period: issue 19)
+    period_code, period_values = pd.factorize(ev["period"], sort=True)
+    all_codes = ev["unit"].astype(str).to_numpy()
+    all_events = ev["events"].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
+    all_births = ev["births"].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
+    with_data = np.isfinite(all_events) & np.isfinite(all_births) & (all_births > 0)
+    positions = np.argsort(period_code, kind="stable")
+    starts = np.searchsorted(period_code[positions], np.arange(len(period_values) + 1))
+    covariate_by_year = _covariate_by_unit_year(panel, rank_by) if rank_by is not None and not pool else None
+    for k, period in enumerate(period_values):
+        at = positions[starts[k]:starts[k + 1]]
+        n_dropped = int((~with_data[at]).sum())
+        at = at[with_data[at]]
         if rank_by is not None:
-            period_years = [int(period)] if not pool else (list(years) if years is not None else None)
-            cov_all = _covariate_by_unit(panel, rank_by, period_years)
+            if pool:
+                cov_all = _covariate_by_unit(panel, rank_by, list(years) if years is not None else None)
+            else:
+                cov_all = covariate_by_year.get(int(period), pd.Series(dtype=float))
             if not np.isfinite(cov_all.to_numpy(dtype=float)).any():
                 no_values.append(str(period))
                 continue
         if n_dropped:
             warn(msg("dropped", period=period, n=n_dropped))
-        codes = block["unit"].astype(str).to_numpy()
-        events = block["events"].astype(float).to_numpy()
-        births = block["births"].astype(float).to_numpy()
+        codes, events, births = all_codes[at], all_events[at], all_births[at]
         order = None
         membership = None
         if rank_by is not None:
@@ -436,9 +459,8 @@ def inequality(panel, outcome="infant", years=None, pool=False, rank_by=None, gr
             rows.append((job, _bootstrap_rows(keep, values, sub, rates, bootstrap, seed, draws, bootstrap_ci),
                          dict(period=period, n_units=len(codes), n_groups=len(sub_births))))
             continue
-        result = summary_measures(rates, sub_births, se=se, order=sub_order, reference=ref_mask,
-                                  favourable=favourable, scale=1000, measures=keep, conf_level=conf_level,
-                                  noise="poisson")
+        # summary_measures' rows on the subgroups made above (the same make_subgroups and applicable calls)
+        result = _summary_rows(rates, se, sub, keep, conf_level)
         rows.append(_with_context(result, period, len(codes), len(sub_births), **context))
     pending = [i for i, row in enumerate(rows) if isinstance(row, tuple)]
     if pending:
@@ -467,12 +489,7 @@ def inequality(panel, outcome="infant", years=None, pool=False, rank_by=None, gr
         raise InputError(msg("single_unit", periods=", ".join(p for p, _ in too_few[:5])
                              + (" ..." if len(too_few) > 5 else ""), units=", ".join(units[:5]) or "-"),
                          hint=msg("single_unit_hint"))
-    if not rows:
-        out = pd.DataFrame(columns=RESULT_COLUMNS)
-    else:
-        out = pd.concat(rows, ignore_index=True)
-    for col in ("n_groups", "groups", "seed"):
-        out[col] = out[col].astype("Int64")
+    out = _result_table([row for period_rows in rows for row in period_rows])
     out.attrs["skipped"] = skipped_all
     notes = list(getattr(panel, "notes", ()) or ())
     if notes:  # caveats of the data (e.g. how births were counted) travel with the result
@@ -480,12 +497,24 @@ def inequality(panel, outcome="infant", years=None, pool=False, rank_by=None, gr
     return out
 
 
+def _result_table(rows: list[dict]) -> pd.DataFrame:
+    """One table of every period's rows (:data:`RESULT_COLUMNS`), with the column types a table per period
+    concatenated had: text columns as text, ``n_groups``, ``groups`` and ``seed`` as nullable integers."""
+    if not rows:
+        out = pd.DataFrame(columns=RESULT_COLUMNS)
+    else:
+        out = pd.DataFrame(rows, columns=RESULT_COLUMNS)
+    for col in ("n_groups", "groups", "seed"):
+        out[col] = out[col].astype("Int64")
+    return out
+
+
 def _bootstrap_rows(keep, values, sub, rates, bootstrap: int, seed: int, draws: str, bootstrap_ci: str):
     """The function that turns one period's bootstrap (:func:`brecha.inequality.bootstrap.bootstrap_measures`)
-    into its rows."""
+    into its rows (dicts)."""
     ci_method = MSG("bootstrap_method", interval=bootstrap_ci, draws=draws, n=bootstrap, seed=seed)
 
-    def build(boot) -> pd.DataFrame:
+    def build(boot) -> list[dict]:
         table = []
         for name in keep:
             est = float(values[name])
@@ -501,28 +530,21 @@ def _bootstrap_rows(keep, values, sub, rates, bootstrap: int, seed: int, draws: 
             table.append({"measure": name, "estimate": est if np.isfinite(est) else np.nan, "se": s,
                           "lower": lo, "upper": hi, "method": M.METHODS(name), "ci_method": row_method,
                           "note": note})
-        return pd.DataFrame(table)
+        return table
 
     return build
 
 
-def _with_context(result: pd.DataFrame, period, n_units: int, n_groups: int, *, outcome, conf_level, rank_by,
-                  groups, advantaged, reference, bootstrap, seed) -> pd.DataFrame:
-    """One period's measures with the columns that say what was computed, in :data:`RESULT_COLUMNS`."""
-    result.insert(0, "period", str(period))
-    result.insert(1, "outcome", outcome)
-    result["conf_level"] = conf_level
-    result["n_units"] = n_units
-    result["n_groups"] = n_groups if groups else pd.NA
-    result["rank_by"] = rank_by if rank_by is not None else ""
-    result["groups"] = groups if groups else pd.NA
-    result["advantaged"] = advantaged if rank_by is not None else ""
-    result["reference"] = "" if reference is None else (
-        reference if isinstance(reference, str) else ",".join(str(r) for r in np.atleast_1d(reference)))
-    result["bootstrap"] = bootstrap
-    result["seed"] = seed if bootstrap > 0 else pd.NA
-    result["label"] = [M.LABELS(m) for m in result["measure"]]
-    return result[RESULT_COLUMNS]
+def _with_context(result: list[dict], period, n_units: int, n_groups: int, *, outcome, conf_level, rank_by,
+                  groups, advantaged, reference, bootstrap, seed) -> list[dict]:
+    """One period's measures (row dicts) with the columns that say what was computed (:data:`RESULT_COLUMNS`)."""
+    shared = {"period": str(period), "outcome": outcome, "conf_level": conf_level, "n_units": n_units,
+              "n_groups": n_groups if groups else pd.NA, "rank_by": rank_by if rank_by is not None else "",
+              "groups": groups if groups else pd.NA, "advantaged": advantaged if rank_by is not None else "",
+              "reference": "" if reference is None else (
+                  reference if isinstance(reference, str) else ",".join(str(r) for r in np.atleast_1d(reference))),
+              "bootstrap": bootstrap, "seed": seed if bootstrap > 0 else pd.NA}
+    return [{**row, **shared, "label": M.LABELS(row["measure"])} for row in result]
 
 
 def concentration_curve(rates, births, rank) -> pd.DataFrame:

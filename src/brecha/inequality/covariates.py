@@ -173,14 +173,14 @@ def _fisher_ci(r: float, n: int, conf_level: float, variance_factor: float = 1.0
 
 
 def _t_p_value(r: float, n: int) -> float:
-    from scipy import stats
+    from ..distributions import t_sf
 
     if n <= 2 or not np.isfinite(r):
         return np.nan
     if abs(r) >= 1:
         return 0.0
     t = r * np.sqrt((n - 2) / (1 - r * r))
-    return float(2 * stats.t.sf(abs(t), n - 2))
+    return float(2 * t_sf(abs(t), n - 2))
 
 
 def comovement(series_a, series_b, method="both", conf_level=0.95, pairs="all") -> pd.DataFrame:

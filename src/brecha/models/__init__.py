@@ -213,8 +213,7 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
     hausman = bool(run_tests and design.time_varying and any(m in LINEAR_MODELS for m in wanted))
     builders = {
         "pooled": lambda s: linear.fit_pooled(design, s, time_effects),
-        "fe": lambda s: linear.fit_within(design, s, time_effects,
-                                          unadjusted=hausman and not time_effects and not design.weights),
+        "fe": lambda s: linear.fit_within(design, s, time_effects, unadjusted=hausman and not design.weights),
         "fe2": lambda s: linear.fit_within(design, s, True,
                                            unadjusted=hausman and time_effects and not design.weights),
         "between": lambda s: linear.fit_between(design, s),
@@ -301,17 +300,19 @@ def _linear_tests(design, fits, se, time_effects, builders, lang, spec) -> list[
     beta, *_ = np.linalg.lstsq(X, a.y, rcond=None)
     rows.append(spec.breusch_pagan(a.y - X @ beta, a.units, lang))
     del X
-    fe_h = fits.get("fe2" if time_effects else "fe") or builders["fe2" if time_effects else "fe"]("unadjusted")
     re_h = fits.get("re") or builders["re"]("unadjusted")
-    if fe_h is not None and design.weights is None:
-        rows.append(spec.hausman(fe_h, re_h, lang))
-    elif fe_h is not None:
-        # weighted FE against unweighted RE is not a Hausman comparison: use unweighted FE
+    if design.weights is None:
+        # with year effects fe is the two-way fit too (one of them is made, never a second one for the test)
+        fe_h = (fits.get("fe2") or fits.get("fe") if time_effects else fits.get("fe")) \
+            or builders["fe2" if time_effects else "fe"]("unadjusted")
+    else:
+        # weighted FE against unweighted RE is not a Hausman comparison: the unweighted FE, from the call's
+        # own unweighted within arrays (the RE components computed them already)
         from . import linear
 
-        unweighted = Design(design.frame, design.outcome, design.covariates, design.time_varying,
-                            design.time_invariant, None, design.counts, [])
-        rows.append(spec.hausman(linear.fit_within(unweighted, "unadjusted", time_effects), re_h, lang))
+        fe_h = linear.fit_within(design, "unadjusted", time_effects, weighted=False)
+    if fe_h is not None:
+        rows.append(spec.hausman(fe_h, re_h, lang))
     cre = fits.get("cre") or builders["cre"](se)
     rows.append(spec.hausman_mundlak(cre, lang))
     return rows

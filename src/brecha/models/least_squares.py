@@ -82,10 +82,12 @@ def solve(y: np.ndarray, X: np.ndarray, names=()) -> LeastSquares:
 
 
 def covariance(fit: LeastSquares, X: np.ndarray, kind: str, *, units: np.ndarray, years: np.ndarray,
-               extra_df: int = 0, bandwidth: int = 1, effects_nested: bool = True) -> np.ndarray:
+               extra_df: int = 0, bandwidth: int = 1, effects_nested: bool = True, indicators=None) -> np.ndarray:
     """The k x k covariance of ``fit`` for ``kind`` (unadjusted, robust, clustered, driscoll-kraay); see
     the module docstring for each formula. ``extra_df`` = the absorbed effects, not counted for clustered
-    when ``effects_nested`` (unit effects inside unit clusters; unit and year effects are not)."""
+    when ``effects_nested`` (unit effects inside unit clusters; unit and year effects are not).
+    ``indicators``: the implicit year columns (``year_indicators.YearIndicators``) that follow X's columns
+    in ``fit`` (``year_indicators.fit_with_years``); their parts of the meat come from unit and year sums."""
     from ..errors import InputError
 
     n, k = fit.nobs, fit.k
@@ -97,14 +99,23 @@ def covariance(fit: LeastSquares, X: np.ndarray, kind: str, *, units: np.ndarray
     if kind == "unadjusted":
         out = (scale * float(e @ e) / n) * fit.xtx_inv
         return (out + out.T) / 2
+    ind = indicators
     if kind == "robust":
         xe = X * e[:, None]
         meat = xe.T @ xe
+        if ind is not None:
+            del xe
+            dx = ind.cross(X * (e * e)[:, None])
+            meat = np.block([[meat, dx.T], [dx, ind.gram(e * e)]])
     elif kind == "clustered":
         g = _group_sums(X, e, units)
+        if ind is not None:
+            g = np.hstack([g, ind.group_sums(e, "units")])
         meat = g.T @ g
     elif kind == "driscoll-kraay":
         h = _group_sums(X, e, years)   # year codes 0..T-1 of the years present, sorted
+        if ind is not None:
+            h = np.hstack([h, ind.group_sums(e, "years")])
         if bandwidth >= len(h):
             raise InputError(MSG("dk_years", bw=bandwidth, years=len(h)), hint=MSG("dk_years_hint"))
         meat = h.T @ h

@@ -147,20 +147,26 @@ def se_label(se: str, n_periods: int) -> str:
 
 
 def _numpy_fit(key, variant, y, X, names, se, arrays, *, tss: float, extra_df=0, effects_nested=True,
-               unadjusted=False, hidden=()) -> Fit:
+               unadjusted=False, hidden=(), indicators=None) -> Fit:
     """A Fit from OLS of the transformed arrays (``least_squares``): the covariance of ``se`` and, when
-    ``unadjusted``, the conventional one from the same residuals (no second fit)."""
+    ``unadjusted``, the conventional one from the same residuals (no second fit). ``indicators``: the
+    year indicators ``hidden`` as implicit columns after X's (``year_indicators.fit_with_years``)."""
     from .least_squares import covariance, solve
 
     kind = resolve_se(se)
-    ls = solve(y, X, names)
+    if indicators is None:
+        ls = solve(y, X, names)
+    else:
+        from .year_indicators import fit_with_years
+
+        ls = fit_with_years(y, X, names, indicators, hidden)
     opts = {"units": arrays.units, "years": arrays.years, "extra_df": extra_df,
-            "bandwidth": dk_bandwidth(arrays.n_years), "effects_nested": effects_nested}
+            "bandwidth": dk_bandwidth(arrays.n_years), "effects_nested": effects_nested, "indicators": indicators}
     cov = covariance(ls, X, kind, **opts)
     cov_u = None
     if unadjusted:
         cov_u = cov if kind == "unadjusted" else covariance(ls, X, "unadjusted", **opts)
-    index = pd.Index(list(names))
+    index = pd.Index(list(names) + (list(hidden) if indicators is not None else []))
     frame = lambda v: pd.DataFrame(v, index=index, columns=index)  # noqa: E731
     info = {"r_squared": float(1.0 - ls.ssr / tss) if tss > 0 else float("nan"), "ssr": ls.ssr}
     return Fit(key, variant, pd.Series(ls.params, index=index), frame(cov), se_label(se, arrays.n_years), "t",
@@ -170,33 +176,33 @@ def _numpy_fit(key, variant, y, X, names, se, arrays, *, tss: float, extra_df=0,
 
 def fit_pooled(design: Design, se: str = "clustered", time_effects: bool = False) -> Fit:
     """Pooled OLS: y_it = a + x_it'b (+ year effects) + e_it; births-weighted: OLS of sqrt(w) y on
-    sqrt(w) X. R² = 1 - SSR / sum w (y - ybar_w)² (linearmodels ``PooledOLS``, whose numbers these are)."""
+    sqrt(w) X. R² = 1 - SSR / sum w (y - ybar_w)² (linearmodels ``PooledOLS``, whose numbers these are).
+    The year indicators are implicit columns (``year_indicators``): their coefficients and covariances are
+    those of the dense regression, without its N x (T-1) matrix."""
     import numpy as np
 
     a = design.arrays()
-    parts, names, hidden = [np.ones((a.nobs, 1)), a.X], ["intercept", *design.covariates], ()
-    if time_effects:
-        D, hidden = a.year_dummies()
-        parts.append(D)
-        names += hidden
-    X = np.hstack(parts)
-    del parts
+    X = np.hstack([np.ones((a.nobs, 1)), a.X])
+    names = ["intercept", *design.covariates]
     y = a.y
     w = a.weights if design.weights else np.ones(a.nobs)
     if design.weights:
         root = np.sqrt(w)
         X *= root[:, None]
         y = root * y
+    indicators, hidden = None, ()
+    if time_effects:
+        indicators, hidden = a.year_indicators("pooled", bool(design.weights)), tuple(a.year_names())
 
     e = a.y - (w * a.y).sum() / w.sum()
     tss = float(w @ (e ** 2))
     del e
     variant = "pooled OLS" + (" with year effects" if time_effects else "") + (", births-weighted" if design.weights else "")
-    return _numpy_fit("pooled", variant, y, X, names, se, a, hidden=hidden, tss=tss)
+    return _numpy_fit("pooled", variant, y, X, names, se, a, hidden=hidden, tss=tss, indicators=indicators)
 
 
 def fit_within(design: Design, se: str = "clustered", time_effects: bool = False, *,
-               unadjusted: bool = True) -> Fit:
+               unadjusted: bool = True, weighted: bool | None = None) -> Fit:
     """Within (fixed effects) estimator; with ``time_effects`` unit and year effects (two-way).
 
     Time-invariant covariates are absorbed by the unit effects and are left out (stated in the notes).
@@ -204,21 +210,24 @@ def fit_within(design: Design, se: str = "clustered", time_effects: bool = False
     ``PanelOLS(entity_effects=True[, time_effects=True])``'s numbers.
     ``unadjusted=False`` leaves ``cov_unadjusted`` out (only the Hausman test uses it) when ``se`` is not
     "unadjusted"; when asked, it comes from the same residuals, not from a second fit (issue 19).
+    ``weighted=False`` fits a births-weighted design unweighted (the Hausman test against the unweighted RE),
+    from the same arrays.
     """
     cols = design.time_varying
     if not cols:
         return None
-    return _fit_within_numpy(design, se, unadjusted, time_effects)
+    return _fit_within_numpy(design, se, unadjusted, time_effects,
+                             bool(design.weights) if weighted is None else bool(weighted and design.weights))
 
 
-def _fit_within_numpy(design: Design, se: str, unadjusted: bool, time_effects: bool = False) -> Fit:
+def _fit_within_numpy(design: Design, se: str, unadjusted: bool, time_effects: bool = False,
+                      weighted: bool = False) -> Fit:
     """Within fit from the call's within arrays: b from OLS of y_it - ybar_i on x_it - xbar_i (weighted:
     sqrt(w)-scaled, weighted unit means); the n unit means count in the residual df and in every covariance
     but the clustered one (nested in the clusters). Two-way: the two-way within arrays; the n + T - 1
     effects count in every covariance, clustered too (linearmodels: unit and year effects are not both
     nested in the unit clusters). R² = 1 - SSR / sum y*² (the within R²)."""
     a = design.arrays()
-    weighted = bool(design.weights)
     y, X_all = a.within_two_way(weighted) if time_effects else a.within(weighted)
     cols = design.time_varying
     X = X_all[:, [design.covariates.index(c) for c in cols]]

@@ -10,12 +10,13 @@ these it computes, once, and hands to every model and test of the call:
 - the within (one-way fixed effects) arrays: y_it - ybar_i and x_it - xbar_i; with weights w_it, the
   weighted form of linearmodels ``PanelOLS(..., weights=w)``: sqrt(w_it) (y_it - ybar^w_i),
   ybar^w_i = sum_t w_it y_it / sum_t w_it;
-- the year indicator columns year_<y> (every year but the first), built when a model asks;
+- the year indicators year_<y> (every year but the first) under each transform, implicit
+  (``year_indicators``: never an N x (T-1) matrix);
 - the quasi-demeaned (random effects) arrays a_it - theta_i abar_i for the Swamy-Arora theta of each
   unit (``random_effects.swamy_arora``), from the same unit means.
 
 - the two-way (unit and year) within arrays of ``fe2``: the one-way within arrays less their least-squares
-  projection on the within-transformed year indicators (exact on unbalanced panels).
+  projection on the within-transformed year indicators (exact on unbalanced panels, from unit and year sums).
 
 Why not linearmodels' ``PanelData``: it holds every variable in a (unit, year) MultiIndexed frame,
 repeats the demeaning in each fit and computes between and overall R² after each fit; at 173,000 units
@@ -106,48 +107,75 @@ class PanelArrays:
         ``PanelData.demean("entity", weights=w)``). Computed once per call."""
         key = "within_w" if weighted else "within"
         if key not in self._cache:
-            if weighted:
-                w = self.weights
-                sw = np.bincount(self.units, weights=w, minlength=self.n_units)
-                ym = self.unit_sums(self.y, w) / sw
-                Xm = self.unit_sums(self.X, w) / sw[:, None]
-                root = np.sqrt(w)
-                self._cache[key] = (root * (self.y - ym[self.units]), root[:, None] * (self.X - Xm[self.units]))
-            else:
-                self._cache[key] = (self.y - self.y_bar[self.units], self.X - self.X_bar[self.units])
+            A = self._one_way(weighted)
+            self._cache[key] = (A[:, 0], A[:, 1:])
         return self._cache[key]
+
+    def _one_way(self, weighted: bool) -> np.ndarray:
+        """[y, X] after the within transform (see :meth:`within`), one N x (1 + k) array filled column by
+        column (no N x k temporaries)."""
+        A = np.empty((self.nobs, 1 + self.X.shape[1]), order="F")
+        columns = [self.y, *self.X.T]
+        if weighted:
+            w = self.weights
+            sw = np.bincount(self.units, weights=w, minlength=self.n_units)
+            root = np.sqrt(w)
+            for j, col in enumerate(columns):
+                mean = np.bincount(self.units, weights=w * col, minlength=self.n_units) / sw
+                A[:, j] = root * (col - mean[self.units])
+        else:
+            means = [self.y_bar, *self.X_bar.T]
+            for j, col in enumerate(columns):
+                A[:, j] = col - means[j][self.units]
+        return A
+
+    def varies_within(self) -> np.ndarray:
+        """For each covariate, whether x_it - xbar_i does not vanish: max |x_it - xbar_i| > 1e-10 max(|x|, 1)
+        (``random_effects.within_keep``'s rule), one column at a time."""
+        out = np.zeros(self.X.shape[1], bool)
+        for j in range(self.X.shape[1]):
+            col = self.X[:, j]
+            out[j] = np.abs(col - self.X_bar[self.units, j]).max() > 1e-10 * max(np.abs(col).max(), 1.0)
+        return out
 
     def within_two_way(self, weighted: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """(y, X) after the two-way (unit and year) within transform, exactly, on unbalanced panels too:
         the one-way within arrays less their projection on the one-way within transform of the year
         indicators (Frisch-Waugh-Lovell; what linearmodels ``PanelData.demean("both")`` computes; weighted:
-        all in the sqrt(w)-scaled space). Holds an N x (T-1) array while it runs."""
+        all in the sqrt(w)-scaled space). The indicators are never built: the projection comes from unit and
+        year sums (``year_indicators``; T x T normal equations, pseudo-inverse when a year's indicator
+        vanishes)."""
         key = "within2_w" if weighted else "within2"
         if key not in self._cache:
-            from scipy.linalg import lstsq
+            from .year_indicators import partial_out
 
-            y1, X1 = self.within(weighted)
-            D, _ = self.year_dummies()
-            if weighted:
-                sw = np.bincount(self.units, weights=self.weights, minlength=self.n_units)
-                Dm = self.unit_sums(D, self.weights) / sw[:, None]
-                Dw = np.sqrt(self.weights)[:, None] * (D - Dm[self.units])
-            else:
-                Dw = D - self.unit_means(D)[self.units]
-            E = np.column_stack([y1, X1])
-            if Dw.shape[1]:
-                cond = float(max(Dw.shape) * np.finfo(np.float64).eps)
-                E -= Dw @ lstsq(Dw, E, cond=cond, lapack_driver="gelsy")[0]
-            self._cache[key] = (E[:, 0].copy(), E[:, 1:])
+            one_way = self._cache.get("within_w" if weighted else "within")
+            # the one-way arrays are not kept for this (issue 19: memory) unless a one-way fit made them
+            E = np.column_stack(one_way) if one_way is not None else self._one_way(weighted)
+            E = partial_out(self.year_indicators("within", weighted), E)
+            self._cache[key] = (E[:, 0], E[:, 1:])
         return self._cache[key]
 
-    def year_dummies(self) -> tuple[np.ndarray, list[str]]:
-        """Indicator columns year_<y> for every year but the first (the reference). Built when asked and
-        not kept: N x (T-1) floats (0.55 GB at 3.5 M rows x 20 years) cost more to hold than to rebuild."""
-        D = np.zeros((self.nobs, max(self.n_years - 1, 0)))
-        rows = np.flatnonzero(self.years > 0)
-        D[rows, self.years[rows] - 1] = 1.0
-        return D, [f"year_{y}" for y in self.year_labels[1:]]
+    def year_names(self) -> list[str]:
+        """The names year_<y> of the year indicators: every year but the first (the reference)."""
+        return [f"year_{y}" for y in self.year_labels[1:]]
+
+    def year_indicators(self, transform: str, weighted: bool = False, theta_unit: np.ndarray | None = None):
+        """The year indicators under a fit's transform (``year_indicators.YearIndicators``, implicit):
+        ``"pooled"`` (sqrt(w)-scaled when ``weighted``), ``"within"`` (unit-demeaned; weighted: linearmodels'
+        weighted form) or ``"random"`` (quasi-demeaned with ``theta_unit``)."""
+        from .year_indicators import YearIndicators
+
+        w = self.weights if weighted else None
+        r = None if w is None else np.sqrt(w)
+        args = (self.units, self.years, self.n_units, self.n_years)
+        if transform == "pooled":
+            return YearIndicators(*args, r=r)
+        if transform == "within":
+            return YearIndicators(*args, r=r, lam=1.0, omega=w)
+        if transform == "random":
+            return YearIndicators(*args, lam=theta_unit)
+        raise ValueError(transform)
 
     def quasi_demean(self, a: np.ndarray, theta_unit: np.ndarray, means: np.ndarray | None = None) -> np.ndarray:
         """a_it - theta_i abar_i (random-effects transform), ``means`` = abar_i when already known."""

@@ -49,37 +49,51 @@ def _unit_means(a: np.ndarray, inv: np.ndarray, n: int, t_i: np.ndarray) -> np.n
     return s / t_i[:, None]
 
 
-def swamy_arora(y: np.ndarray, X: np.ndarray, unit_index: np.ndarray, means=None) -> dict:
+def within_keep(X: np.ndarray, Xw: np.ndarray) -> np.ndarray:
+    """The columns of the within regression: those whose demeaned values do not vanish (time-invariant
+    columns do), |xw| > 1e-10 max(|x|, 1)."""
+    if not X.size:
+        return np.zeros(X.shape[1], bool)
+    return np.abs(Xw).max(axis=0) > 1e-10 * np.maximum(np.abs(X).max(axis=0), 1.0)
+
+
+def _within_regression(y, X, ybar, Xbar, inv) -> tuple[np.ndarray, int]:
+    """Residuals and rank K_W of OLS of y_it - ybar_i on the columns of x_it - xbar_i that do not vanish."""
+    Xw = X - Xbar[inv]
+    yw = y - ybar[inv]
+    Xw = Xw[:, within_keep(X, Xw)]
+    if not Xw.shape[1]:
+        return yw, 0
+    # the rank comes with the solution (same threshold as matrix_rank: eps * max(N, k) * largest s.v.)
+    bw, _, k_w, _ = np.linalg.lstsq(Xw, yw, rcond=None)
+    return yw - Xw @ bw, int(k_w)
+
+
+def swamy_arora(y: np.ndarray, X: np.ndarray | None, unit_index: np.ndarray, means=None, within=None) -> dict:
     """Swamy-Arora variance components as plm computes them (balanced or unbalanced).
 
     ``X`` holds the regressors **without** the intercept (time-invariant ones allowed). Returns
     ``sigma2_e, sigma2_u, theta`` (per row), ``theta_unit`` (per unit), ``t_i`` and the dfs.
-    ``means`` = (ybar_i, Xbar_i) when the call has them already (``PanelArrays``).
+    ``means`` = (ybar_i, Xbar_i) when the call has them already (``PanelArrays``); ``within`` = (e_W, K_W),
+    the within regression's residuals and rank, when computed elsewhere (then ``X`` is not used and may be
+    None; ``means`` is required).
     """
     y = np.asarray(y, float)
-    X = np.asarray(X, float).reshape(len(y), -1)
     inv = np.asarray(unit_index)
     n = int(inv.max()) + 1
     N = len(y)
     t_i = np.bincount(inv, minlength=n).astype(float)
+    if within is None:
+        X = np.asarray(X, float).reshape(len(y), -1)
     if means is None:
         ybar = _unit_means(y, inv, n, t_i)[:, 0]
         Xbar = _unit_means(X, inv, n, t_i)
     else:
         ybar, Xbar = means[0], np.asarray(means[1], float).reshape(n, -1)
-    # within regression: demeaned regressors; drop those that vanish (time-invariant)
-    Xw = X - Xbar[inv]
-    yw = y - ybar[inv]
-    scale = np.maximum(np.abs(X).max(axis=0), 1.0) if X.size else np.ones(0)
-    keep = np.abs(Xw).max(axis=0) > 1e-10 * scale if X.size else np.zeros(0, bool)
-    Xw = Xw[:, keep]
-    if Xw.shape[1]:
-        # the rank comes with the solution (same threshold as matrix_rank: eps * max(N, k) * largest s.v.)
-        bw, _, k_w, _ = np.linalg.lstsq(Xw, yw, rcond=None)
-        ew = yw - Xw @ bw
+    if within is not None:
+        ew, k_w = within
     else:
-        ew, k_w = yw, 0
-    del Xw
+        ew, k_w = _within_regression(y, X, ybar, Xbar, inv)
     df_w = N - n - k_w
     sigma2_e = float(ew @ ew / df_w)
     # The between regression at the observation level (unit means repeated T_i times) is the unit-level
@@ -139,11 +153,27 @@ def components_of(design: Design, time_effects: bool) -> dict:
     """Swamy-Arora components of the call (regressors without the Mundlak means), from its arrays'
     unit means (``Design.arrays()``): computed once per call and shared by ``re``, ``cre`` and the tests."""
     a = design.arrays()
-    X, Xbar = a.X, a.X_bar
-    if time_effects:
-        D, _ = a.year_dummies()
-        X, Xbar = np.hstack([X, D]), np.hstack([Xbar, a.unit_means(D)])
-    return swamy_arora(a.y, X, a.units, means=(a.y_bar, Xbar))
+    if not time_effects:
+        return swamy_arora(a.y, a.X, a.units, means=(a.y_bar, a.X_bar))
+    # With year indicators among the regressors, the within regression is the two-way within one
+    # (Frisch-Waugh-Lovell: the call's two-way arrays, shared with fe2), K_W = rank of the demeaned
+    # indicators + rank of the two-way covariates; the between regression gets the indicators' unit means
+    # (the share of each unit's rows in each year). No N x (T-1) matrix (``year_indicators``).
+    from .year_indicators import projection
+
+    keep = a.varies_within()
+    ind = a.year_indicators("within")
+    _, rank_d = projection(ind)
+    y2, X2 = a.within_two_way()
+    X2 = X2[:, keep]
+    if X2.shape[1]:
+        b2, _, k_x, _ = np.linalg.lstsq(X2, y2, rcond=None)
+        ew = y2 - X2 @ b2
+    else:
+        ew, k_x = y2, 0
+    del X2
+    Xbar = np.hstack([a.X_bar, ind.W[:, 1:]])
+    return swamy_arora(a.y, None, a.units, means=(a.y_bar, Xbar), within=(ew, rank_d + int(k_x)))
 
 
 def fit_random(design: Design, se: str = "clustered", time_effects: bool = False, mundlak: bool = False,
@@ -163,28 +193,35 @@ def fit_random(design: Design, se: str = "clustered", time_effects: bool = False
     from .least_squares import covariance, solve
 
     a = design.arrays()
+    indicators = None
     if components is None:
         components = components_of(design, time_effects)
     th = components["theta_unit"]
-    theta = th[a.units]
-    parts = [(1.0 - theta)[:, None], a.quasi_demean(a.X, th, a.X_bar)]
     names = ["intercept", *design.covariates]
     hidden: list[str] = []
-    if mundlak:
-        cols = [design.covariates.index(c) for c in design.time_varying]
-        means = a.X_bar[:, cols]
-        parts.append(a.quasi_demean(means[a.units], th, means))
-        names += [f"mean_{c}" for c in design.time_varying]
-    if time_effects:
-        D, hidden = a.year_dummies()
-        parts.append(a.quasi_demean(D, th))
-        names += hidden
-    Xs = np.hstack(parts)
-    del parts, theta   # free each large intermediate as soon as it is used (issue 19: peak memory)
+    mundlak_cols = [design.covariates.index(c) for c in design.time_varying] if mundlak else []
+    # filled column by column (issue 19: no N x k temporaries beside the regressors themselves)
+    Xs = np.empty((a.nobs, len(names) + len(mundlak_cols)), order="F")
+    Xs[:, 0] = 1.0 - th[a.units]
+    for j in range(len(design.covariates)):
+        Xs[:, 1 + j] = a.quasi_demean(a.X[:, j], th, a.X_bar[:, j])
+    for m, j in enumerate(mundlak_cols):
+        means = a.X_bar[:, j]
+        Xs[:, len(names) + m] = a.quasi_demean(means[a.units], th, means)
+    names += [f"mean_{c}" for c in design.time_varying] if mundlak else []
+    if time_effects:   # implicit columns, quasi-demeaned (``year_indicators``): no N x (T-1) matrix
+        indicators, hidden = a.year_indicators("random", theta_unit=th), a.year_names()
     ys = a.quasi_demean(a.y, th, a.y_bar)
-    ls = solve(ys, Xs, names)
+    if indicators is None:
+        ls = solve(ys, Xs, names)
+    else:
+        from .year_indicators import fit_with_years
+
+        ls = fit_with_years(ys, Xs, names, indicators, hidden)
+        names = names + hidden
     kind = resolve_se(se)
-    opts = {"units": a.units, "years": a.years, "extra_df": 0, "bandwidth": dk_bandwidth(a.n_years)}
+    opts = {"units": a.units, "years": a.years, "extra_df": 0, "bandwidth": dk_bandwidth(a.n_years),
+            "indicators": indicators}
     cov = covariance(ls, Xs, kind, **opts)
     cov_u = None
     if unadjusted:

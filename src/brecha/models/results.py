@@ -130,18 +130,18 @@ class Fit:
     problems: tuple = ()           # codes from ``_scaling.hessian_problems`` (not_converged, ...)
 
     def table(self, conf_level: float = 0.95) -> pd.DataFrame:
-        from scipy import stats
+        from .. import distributions
 
         est = self.params.to_numpy(float)
         se = np.sqrt(np.clip(np.diag(self.cov.to_numpy(float)), 0, None))
         with np.errstate(divide="ignore", invalid="ignore"):
             stat = est / se
         if self.distribution == "t" and self.df_resid:
-            p = 2 * stats.t.sf(np.abs(stat), self.df_resid)
-            q = stats.t.ppf(0.5 + conf_level / 2, self.df_resid)
+            p = 2 * distributions.t_sf(np.abs(stat), self.df_resid)
+            q = distributions.t_quantile(0.5 + conf_level / 2, self.df_resid)
         else:
-            p = 2 * stats.norm.sf(np.abs(stat))
-            q = stats.norm.ppf(0.5 + conf_level / 2)
+            p = 2 * distributions.normal_sf(np.abs(stat))
+            q = distributions.normal_quantile(0.5 + conf_level / 2)
         out = pd.DataFrame({
             "model": self.model, "term": list(self.params.index), "estimate": est, "se": se,
             "statistic": stat, "p_value": p, "lower": est - q * se, "upper": est + q * se,

@@ -37,9 +37,9 @@ MSG = Catalog({
 
 
 def _chi2_sf(x, df):
-    from scipy import stats
+    from ..distributions import chi2_sf
 
-    return float(stats.chi2.sf(x, df))
+    return float(chi2_sf(x, df))
 
 
 def hausman(fe: Fit, re: Fit, lang: str | None = None) -> dict:
@@ -88,13 +88,13 @@ def f_test_effects(ssr_pooled: float, ssr_within: float, nobs: int, n_units: int
     """F test of unit effects (plm ``pFtest``): F = [(SSR_P - SSR_W)/df1] / [SSR_W/df2],
     df1 = (n + K_W) - (1 + K_P) (n - 1 when no covariate is time-invariant), df2 = N - n - K_W.
     """
-    from scipy import stats
+    from ..distributions import f_sf
 
     df1 = (n_units + k_within) - (1 + k_pooled)
     df2 = nobs - n_units - k_within
     stat = ((ssr_pooled - ssr_within) / df1) / (ssr_within / df2)
     return {"test": MSG("f_effects", lang), "statistic": float(stat), "df": float(df1),
-            "df_denominator": float(df2), "p_value": float(stats.f.sf(stat, df1, df2)), "note": MSG("f_note", lang)}
+            "df_denominator": float(df2), "p_value": float(f_sf(stat, df1, df2)), "note": MSG("f_note", lang)}
 
 
 def breusch_pagan(residuals: np.ndarray, unit_index: np.ndarray, lang: str | None = None) -> dict:

@@ -54,19 +54,29 @@ def _column_cells(series: pd.Series) -> list[str]:
     if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
         values = np.asarray(series.astype("float64").to_numpy(na_value=np.nan) if hasattr(series, "array")
                             else series, dtype="float64")
-        # the kind of each cell decided in numpy, the text made from Python floats (``tolist``): iterating
-        # numpy scalars one by one cost most of the workbook's time (issue 19)
-        finite = np.isfinite(values)
-        whole = finite & (np.abs(values) < 1e15)
-        whole[whole] = values[whole] == np.floor(values[whole])
-        kind = np.where(whole, 1, np.where(finite, 2, 0)).tolist()
-        return [f"<c><v>{int(v)}</v></c>" if k == 1 else f"<c><v>{v!r}</v></c>" if k == 2 else ""
-                for v, k in zip(values.tolist(), kind)]
+        # each distinct number's cell made once (a rate of 0, a count, the confidence level repeat; distinct
+        # by their bits, so -0.0 is made as before), then taken for every row (issue 19)
+        codes, bits = pd.factorize(values.view(np.int64))
+        cells = _number_cells(bits.view(np.float64))
+        return [cells[c] for c in codes.tolist()]
     if pd.api.types.is_string_dtype(series) and series.dtype != object:  # text: each distinct value once
         codes, uniques = pd.factorize(series)  # a missing value is code -1: an empty cell
-        cells = [_text_cell(str(v)) for v in uniques] + [""]
+        cells = [_text_cell(str(v)) for v in np.asarray(uniques, dtype=object).tolist()] + [""]
         return [cells[c] for c in codes.tolist()]
     return _object_cells(series.astype(object).to_numpy())
+
+
+def _number_cells(values: np.ndarray) -> list[str]:
+    """The cell of each number: a whole number below 1e15 as an integer, another finite one by ``repr``
+    (17 digits, exact), a missing or infinite one empty."""
+    # the kind of each cell decided in numpy, the text made from Python floats (``tolist``): iterating
+    # numpy scalars one by one cost most of the workbook's time (issue 19)
+    finite = np.isfinite(values)
+    whole = finite & (np.abs(values) < 1e15)
+    whole[whole] = values[whole] == np.floor(values[whole])
+    kind = np.where(whole, 1, np.where(finite, 2, 0)).tolist()
+    return [f"<c><v>{int(v)}</v></c>" if k == 1 else f"<c><v>{v!r}</v></c>" if k == 2 else ""
+            for v, k in zip(values.tolist(), kind)]
 
 
 def _object_cells(values) -> list[str]:
@@ -100,6 +110,9 @@ def _col_letter(i: int) -> str:
 def _sheet_xml(df: pd.DataFrame, freeze: bool = True, header: bool = True, extra_rows=()) -> str:
     # an empty cell is written as <c/>: cells carry no reference, so leaving it out would move the next
     # values one column left (a suppressed count under 'events' showed the births there)
+    if df.attrs:  # pandas deep-copies a table's attrs into every column taken from it: once here instead
+        df = df.copy(deep=False)
+        df.attrs = {}
     cols = [[c or "<c/>" for c in _column_cells(df[c])] for c in df.columns]
     widths = []
     for c, cells in zip(df.columns, cols):

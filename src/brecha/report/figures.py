@@ -208,6 +208,9 @@ def funnel_plot(name: str, table: pd.DataFrame, *, xlabel: str, ylabel: str, cap
         fig = _new_figure(6.4, 3.8)
         ax = fig.add_subplot()
         ax.set_xscale("log")
+        from .log_ticks import plain_log_labels
+
+        plain_log_labels(ax.xaxis)  # its labels as text, not mathtext (0.5 s of CPU less; log_ticks.py)
         limit_styles = [(("lower_95", "upper_95"), "--", "95%"), (("lower_998", "upper_998"), "-", "99.8%")]
         for (lo, hi), style, lab in limit_styles:
             if lo in t and hi in t:

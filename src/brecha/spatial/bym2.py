@@ -174,17 +174,20 @@ def fit_period(d, n, adjacency, conf_level: float = 0.95, per: float = 1000):
     """
     from scipy.special import ndtr
 
+    from ..threads import blas_in_one_thread
     from .bym2_prior import PCMixing, scaled_structure
     from .laplace import Model, sum_to_zero
     from .laplace_dense import DenseModel
 
-    qstar, labels, single, _, gamma = scaled_structure(adjacency)
-    if len(d) <= DENSE_UNITS:
-        model = DenseModel(d, n, qstar, labels, single)
-    else:
-        model = Model(d, n, qstar, sum_to_zero(labels, single))
-    post = Posterior(model, PCMixing(gamma)).integrate()
-    w, mean, var, info = post.eta()
+    # small dense factorisations: one BLAS thread (brecha.threads; the CLI has it already, a script not)
+    with blas_in_one_thread():
+        qstar, labels, single, _, gamma = scaled_structure(adjacency)
+        if len(d) <= DENSE_UNITS:
+            model = DenseModel(d, n, qstar, labels, single)
+        else:
+            model = Model(d, n, qstar, sum_to_zero(labels, single))
+        post = Posterior(model, PCMixing(gamma)).integrate()
+        w, mean, var, info = post.eta()
     sd = np.sqrt(np.maximum(var, 1e-300))
     alpha = (1 - conf_level) / 2
     used = model.used

@@ -83,7 +83,7 @@ class DenseModel:
         post[0, 1:] += h
         post[1:, 0] += h
         post[np.diag_indices(self.n + 1)] += np.concatenate([[0.0], h])
-        return cho_factor(post, lower=True, check_finite=False)
+        return cho_factor(post, lower=True, overwrite_a=True, check_finite=False)  # post is ours: no copy
 
     def _objective(self, x, q):
         return self.loglik(x[0] + x[1:])[0] - 0.5 * x @ (q @ x)
@@ -103,8 +103,9 @@ class DenseModel:
             if np.max(np.abs(step)) < tol:
                 x = new
                 break
+            here = self._objective(x, q) - 1e-10  # the same number at every halving
             for _ in range(30):  # damped when a full step would lower the (concave) objective
-                if self._objective(new, q) >= self._objective(x, q) - 1e-10:
+                if self._objective(new, q) >= here:
                     break
                 step = step / 2
                 new = x + step
@@ -115,7 +116,17 @@ class DenseModel:
         return DenseFit(x, float(logpost), chol, h)
 
     def eta_marginals(self, fit: DenseFit):
-        """Mean and variance of η_i = α + b_i under the Gaussian approximation."""
-        cov = cho_solve(fit.chol, np.eye(self.n + 1), check_finite=False)
-        var = cov[0, 0] + 2 * cov[0, 1:] + np.diag(cov)[1:]
+        """Mean and variance of η_i = α + b_i under the Gaussian approximation: with P = LLᵀ the posterior
+        precision, var(e_iᵀx) = ‖L⁻¹e_i‖², e_i = (1, 0, .., 1 at i, .., 0), from one triangular inverse
+        (LAPACK trtri; a third of the work of solving P against the identity, issue 19; the same variances
+        to ~1e-15 relative)."""
+        from scipy.linalg import lapack
+
+        inverse, info = lapack.dtrtri(fit.chol[0], lower=1)
+        if info != 0:  # not expected of a Cholesky factor; the general solve then says what is wrong
+            cov = cho_solve(fit.chol, np.eye(self.n + 1), check_finite=False)
+            var = cov[0, 0] + 2 * cov[0, 1:] + np.diag(cov)[1:]
+        else:
+            inverse = np.tril(inverse)  # trtri leaves the factor's unused upper triangle as it was
+            var = np.sum((inverse[:, 1:] + inverse[:, :1]) ** 2, axis=0)
         return fit.x[0] + fit.x[1:], np.maximum(var, 0.0)

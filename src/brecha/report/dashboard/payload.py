@@ -34,11 +34,15 @@ def number(value):
 
 
 def numbers(series) -> list:
-    """:func:`number` of each value of a column, vectorised."""
+    """:func:`number` of each value of a column, vectorised: each distinct number made once (by its bits, so
+    -0.0 stays -0.0), then taken for every row (a rate of 0, a count or a covariate repeat; issue 19)."""
     values = pd.to_numeric(pd.Series(series), errors="coerce").astype("float64").to_numpy()
+    codes, bits = pd.factorize(values.view(np.int64))
+    values = bits.view(np.float64)
     finite = np.isfinite(values)
     whole = finite & (values == np.round(values)) & (np.abs(np.where(finite, values, 0.0)) < 1e15)
-    return [None if not f else int(x) if w else x for x, f, w in zip(values.tolist(), finite.tolist(), whole.tolist())]
+    made = [None if not f else int(x) if w else x for x, f, w in zip(values.tolist(), finite.tolist(), whole.tolist())]
+    return [made[c] for c in codes.tolist()]
 
 
 def texts(series) -> list:
@@ -74,8 +78,7 @@ class Tables:
 
 def positions(codes, index: dict) -> list:
     """Each unit code's position in the page's ``units`` (None for a code it does not list)."""
-    found = pd.Series(codes).astype(str).map(index).to_numpy(dtype=float, na_value=np.nan)
-    return [None if math.isnan(v) else int(v) for v in found.tolist()]
+    return [index.get(code) for code in pd.Series(codes).astype(str).tolist()]
 
 
 def _years(df: pd.DataFrame) -> list:
@@ -200,7 +203,8 @@ def determinants_data(report, tables: Tables, index: dict, covariates: list[str]
         if frame.empty:
             continue
         out["covariates"].append(cov)
-        out["values"][cov] = {"u": [index[u] for u in frame["unit"]], "y": [int(v) for v in frame["year"]],
+        out["values"][cov] = {"u": [index[u] for u in frame["unit"].tolist()],
+                              "y": [int(v) for v in frame["year"].tolist()],
                               "x": numbers(frame[cov])}
         fits = {}
         if year_rates is not None:
