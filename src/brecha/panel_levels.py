@@ -113,10 +113,12 @@ def sum_members(values: pd.DataFrame, keys: list, lacking: pd.DataFrame, incompl
     not enter the sum. Returns ``(sums, units_missing)``, both indexed by the groups (sorted): ``sums`` the
     totals (``<NA>``/NaN where not available), ``units_missing`` the number of members lacking any column.
     """
-    sums = values.mask(lacking).groupby(keys, sort=True).sum(min_count=1)
+    # observed=True: only the groups present (pandas 3's default; before it, a categorical key such as a
+    # disparity table's period made every combination of categories, even those of rows not given)
+    sums = values.mask(lacking).groupby(keys, sort=True, observed=True).sum(min_count=1)
     if incomplete == "missing":
-        sums = sums.mask(lacking.groupby(keys, sort=True).any())
-    units_missing = lacking.any(axis=1).groupby(keys, sort=True).sum()
+        sums = sums.mask(lacking.groupby(keys, sort=True, observed=True).any())
+    units_missing = lacking.any(axis=1).groupby(keys, sort=True, observed=True).sum()
     return sums, units_missing
 
 
