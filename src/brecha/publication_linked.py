@@ -51,7 +51,7 @@ class Protection:
         table = pd.DataFrame({"unit": yearly["unit"].astype(str), "period": yearly["period"].astype(str),
                               "events": yearly["events"], "births": yearly["births"]})
         done = protect(table, policy, panel)
-        flags = done["flag"].fillna("").astype(str)
+        flags = done["flag"].astype(object).fillna("").astype(str)
         hidden = flags.str.contains("suppressed")
         nodes = done.loc[hidden, "unit"].astype(str)
         for node, period, flag in zip(nodes, done.loc[hidden, "period"].astype(str), flags[hidden]):
@@ -144,7 +144,8 @@ def _hide_rows(df: pd.DataFrame, hide: np.ndarray) -> pd.DataFrame:
         if col not in ("year", "n_years", "conf_level") and pd.api.types.is_numeric_dtype(out[col].dtype) \
                 and not pd.api.types.is_bool_dtype(out[col].dtype):
             out[col] = out[col].mask(hide)
-    own = out["flag"].fillna("").astype(str).to_numpy() if "flag" in out.columns else np.full(len(out), "")
+    own = (out["flag"].astype(object).fillna("").astype(str).to_numpy() if "flag" in out.columns
+           else np.full(len(out), ""))
     out["flag"] = np.where(hide, "suppressed_secondary", own)
     out.attrs = dict(df.attrs)
     return out

@@ -139,7 +139,7 @@ def _hide_small_reference(out: pd.DataFrame, table: pd.DataFrame, policy: Policy
     for col in ("estimate", "lower", "upper", "se", "p_value", "reference_events", "reference_rate"):
         if col in out.columns:
             out[col] = out[col].mask(small)
-    flags = out["flag"].fillna("").astype(str)
+    flags = out["flag"].astype(object).fillna("").astype(str)
     add = small & ~flags.str.contains("suppressed").to_numpy()
     out.loc[add, "flag"] = [f"{f};suppressed_secondary" if f else "suppressed_secondary" for f in flags[add]]
     return out
@@ -157,7 +157,8 @@ def apply_status(out: pd.DataFrame, status: np.ndarray, policy: Policy, true_eve
         new = round_counts(values, policy.round)
         rounded = shown & (new != values)
         out["events"] = pd.array(np.where(shown, new, np.nan), dtype="Float64").astype("Int64")
-    own = out["flag"].fillna("").astype(str).to_numpy() if "flag" in out.columns else np.full(len(out), "")
+    own = (out["flag"].astype(object).fillna("").astype(str).to_numpy() if "flag" in out.columns
+           else np.full(len(out), ""))
     own = np.where(hidden, "", own)
     extra = np.where(hidden, status, np.where(rounded, "rounded", ""))
     out["flag"] = [";".join(p for p in (a, b) if p) for a, b in zip(own, extra)]
@@ -178,7 +179,7 @@ def hidden_units(table: pd.DataFrame) -> set:
     """The units whose cells a protected table hides (for maps: grey, with a legend entry)."""
     if "flag" not in table.columns:
         return set()
-    flags = table["flag"].fillna("").astype(str)
+    flags = table["flag"].astype(object).fillna("").astype(str)
     return set(table.loc[flags.str.contains("suppressed"), "unit"].astype(str))
 
 

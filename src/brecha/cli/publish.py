@@ -69,7 +69,7 @@ def publish(table, args, *, say: bool = True):
         if say and "events" in table.columns and rule.suppress is not None:
             keys = [c for c in ("unit", "period", "outcome") if c in protected.columns]
             cells = protected.drop_duplicates(keys)  # one cell per unit and period (disparity: 3 rows each)
-            flags = cells["flag"].fillna("").astype(str).str.split(";")
+            flags = cells["flag"].astype(object).fillna("").astype(str).str.split(";")
             print(MSG("hidden", k=rule.suppress, primary=int(flags.map(lambda f: "suppressed" in f).sum()),
                       secondary=int(flags.map(lambda f: "suppressed_secondary" in f).sum())))
         elif say and rule.suppress is not None:
@@ -98,7 +98,7 @@ def _hide_unit_extremes(table, args):
     for col in ("estimate", "lower", "upper", "se"):
         if col in out.columns:
             out[col] = out[col].mask(hide)
-    own = out["flag"].fillna("").astype(str) if "flag" in out.columns else None
+    own = out["flag"].astype(object).fillna("").astype(str) if "flag" in out.columns else None
     out["flag"] = [("suppressed_secondary" if h else (own.iloc[i] if own is not None else ""))
                    for i, h in enumerate(hide)]
     out.attrs = dict(table.attrs)
