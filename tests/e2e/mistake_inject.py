@@ -97,14 +97,30 @@ def during_write(kind: str, call: int = 1, exc=KeyboardInterrupt):
                 raise exc()
         return mock.patch.object(openpyxl.workbook.workbook.Workbook, "save", fake)
     if kind == "json":
+        import contextlib  # a name of this function (the parquet branch imports it too)
+
+        import brecha.io as brecha_io
+
         original = json.dump
+        original_records = brecha_io.json_records
 
         def fake(obj, fp, *args, **kwargs):
             if not due():
                 return original(obj, fp, *args, **kwargs)
             _half_write(fp, json.dumps(obj, *args, **{k: v for k, v in kwargs.items() if k != "cls"}))
             raise exc()
-        return mock.patch.object(json, "dump", fake)
+
+        def fake_records(part):  # the streamed writer (cli.streamed.write_json) makes its records piece by piece
+            if not due():
+                return original_records(part)
+            raise exc()
+
+        @contextlib.contextmanager
+        def both_json():
+            with mock.patch.object(json, "dump", fake), mock.patch.object(brecha_io, "json_records", fake_records):
+                yield
+
+        return both_json()
     if kind == "png":
         original = matplotlib.figure.Figure.savefig
 
