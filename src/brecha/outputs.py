@@ -38,6 +38,7 @@ import secrets
 import shutil
 import signal
 import socket
+import sys
 import threading
 import time
 from pathlib import Path, PurePosixPath
@@ -139,6 +140,72 @@ def interrupts_held():
         signal.signal(signal.SIGINT, previous)
         if caught and callable(previous):
             previous(signal.SIGINT, None)  # Python's default handler raises KeyboardInterrupt
+
+
+# ---------------------------------------------------------------------------- Ctrl-C in a command
+
+_ctrl_c: list[int] = []  # the Ctrl-Cs the running command received (ctrl_c_watched)
+_settled = [True]  # True: a Ctrl-C is only recorded (no command watched, or it is already stopping)
+
+
+def _on_ctrl_c(signum, frame) -> None:
+    _ctrl_c.append(signum)
+    if not _settled[0]:
+        raise KeyboardInterrupt
+
+
+def _unraisable(previous):
+    def hook(unraisable) -> None:
+        # Python raises a Ctrl-C's KeyboardInterrupt wherever the main thread is; inside a weakref callback
+        # or a __del__ it cannot propagate and Python would print "Exception ignored ..." and go on as if no
+        # Ctrl-C had come (seen: a report finished with exit 0). It is recorded; stop_if_interrupted acts on it.
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            return
+        previous(unraisable)
+    return hook
+
+
+@contextlib.contextmanager
+def ctrl_c_watched(for_the_process: bool = False):
+    """Run a command so that a Ctrl-C can neither be lost nor kill it half-way.
+
+    Inside the block Ctrl-C raises KeyboardInterrupt (as Python's own handler does) and is recorded, so a
+    KeyboardInterrupt that Python dropped (raised in a weakref callback or a ``__del__``) is raised again at
+    the next :func:`stop_if_interrupted` (before any output is committed, and when the command ends). Once
+    the command takes its Ctrl-C (:func:`settle`), further ones are only recorded: the clean-up and the exit
+    are not cut short. ``for_the_process`` (the ``brecha`` program itself): the handler stays, settled, when
+    the block ends, so a Ctrl-C during the interpreter's exit cannot turn exit 130 into death by signal.
+    Elsewhere the earlier handler is put back. Outside the main thread this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _ctrl_c.clear()
+    try:
+        previous = signal.signal(signal.SIGINT, _on_ctrl_c)
+    except (ValueError, OSError):  # no signal handling here (an embedded interpreter)
+        yield
+        return
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable(previous_hook)
+    _settled[0] = False
+    try:
+        yield
+    finally:
+        _settled[0] = True
+        sys.unraisablehook = previous_hook
+        if not for_the_process:
+            signal.signal(signal.SIGINT, previous)
+
+
+def settle() -> None:
+    """The command has taken its Ctrl-C and is stopping: further Ctrl-Cs are recorded, not raised."""
+    _settled[0] = True
+
+
+def stop_if_interrupted() -> None:
+    """Raise KeyboardInterrupt if a Ctrl-C came to the watched command (:func:`ctrl_c_watched`) and was lost."""
+    if _ctrl_c and not _settled[0]:
+        raise KeyboardInterrupt
 
 
 # ------------------------------------------------------------------------------------------- errors
@@ -450,6 +517,7 @@ class _Group:
     def commit(self) -> None:
         if not self.staged:
             return
+        stop_if_interrupted()  # a Ctrl-C Python dropped: nothing is committed
         with contextlib.ExitStack() as locks:
             for key in sorted(self.staged):  # one order for everyone: no two runs wait on each other
                 locks.enter_context(Lock(key))

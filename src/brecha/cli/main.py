@@ -92,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     # the command draws figures to files only: matplotlib need not look for a screen backend (it imports
     # pyplot to do so, 0.1 s of the report's CPU; issue 19). A backend the user set is kept.
     os.environ.setdefault("MPLBACKEND", "agg")
+    argv_given = argv  # None: this is the `brecha` program (its process ends with this call)
     argv = list(sys.argv[1:] if argv is None else argv)
     lang = _language_from_argv(argv)
     if lang in ("es", "en"):
@@ -113,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     with warnings.catch_warnings(), progress.for_terminal(sys.stderr, quiet=args.quiet):
         # (catch_warnings restores the process's warning display when the command ends)
         warnings.showwarning = show_warning
-        return _run(args, _option_names(parser, args))
+        return _run(args, _option_names(parser, args), for_the_process=argv_given is None)
 
 
 def _debugging(args) -> bool:
@@ -139,15 +140,24 @@ def _option_names(parser: argparse.ArgumentParser, args) -> dict[str, str]:
     return names
 
 
-def _run(args, options: dict[str, str] | None = None) -> int:
+def _run(args, options: dict[str, str] | None = None, for_the_process: bool = False) -> int:
+    from .. import outputs
+
+    outputs.forget_completed()
+    with outputs.ctrl_c_watched(for_the_process):  # a Ctrl-C is never lost, nor raised again while stopping
+        return _command(args, options)
+
+
+def _command(args, options: dict[str, str] | None) -> int:
     from .. import outputs
     from ..errors import InputError
     from .common import check_output_paths
 
-    outputs.forget_completed()
     try:
         check_output_paths(args)  # before any work: -o is writable, of a known type, and none of the inputs
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        outputs.stop_if_interrupted()  # a Ctrl-C whose KeyboardInterrupt Python dropped on the way
+        return code
     except BrechaError as exc:
         if isinstance(exc, InputError) and exc.argument and exc.argument in (options or {}):
             exc.as_option(options[exc.argument])
@@ -164,6 +174,7 @@ def _run(args, options: dict[str, str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:  # Ctrl-C: one line saying what was kept (outputs are whole or absent), no traceback
+        outputs.settle()  # another Ctrl-C now does not cut this short
         print(outputs.interrupted_line(), file=sys.stderr)
         return 130
     except Exception as exc:  # a bug of ours: one short message, the traceback only when asked for

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .. import progress as live
 from ..i18n import get_language, set_language
+from ..outputs import stop_if_interrupted
 from .analyses import StudyResults
 from .blocks import Block, Report, Section  # noqa: F401 - the report's contract, importable from here
 from .calls import Unavailable, _reason, _strict, environment_failure
@@ -120,6 +121,7 @@ def _run(step, results: StudyResults, page: Page, clock) -> None:
     """One step, timed: its analysis, then its section. A failure shows as "not available" in the section
     and in the exclusions; one failing analysis never sinks the report (a full disk does: it would meet
     every later file too)."""
+    stop_if_interrupted()  # a Ctrl-C Python dropped (brecha.outputs.ctrl_c_watched): stop at the next step
     if not step.wanted(results.study) or (step.when is not None and not step.when(results)):
         return
     lang, report = page.lang, page.report

@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 from ..errors import InputError
 from ..i18n import Catalog, get_language
 from ..outputs import (Lock, beside, check_name, check_parent, fsync, fsync_folder, inside, interrupts_held,
-                       make_folder, os_error, record_completed, temp_beside)
+                       make_folder, os_error, record_completed, stop_if_interrupted, temp_beside)
 
 MANIFEST = ".brecha-manifest.json"
 REPORT_FIXED = ("index.html", "brecha.xlsx", "dashboard.html")  # the files every report writes at its top
@@ -182,6 +182,7 @@ def report_folder(out):
             yield stage
         except OSError as exc:
             raise os_error(exc, out) from None
+        stop_if_interrupted()  # a Ctrl-C Python dropped: the earlier report stays
         try:
             _install(stage, out)
         except OSError as exc:
