@@ -2,9 +2,10 @@
 
 Python raises a Ctrl-C's KeyboardInterrupt wherever the main thread happens to be. Inside a weakref callback or
 a ``__del__`` it cannot propagate: Python printed "Exception ignored in: ... KeyboardInterrupt" and the report
-went on to finish with exit 0 (seen in 1 of 28 real-signal runs). And a second Ctrl-C during the clean-up or
-the interpreter's exit cut the clean-up short or ended the process by the signal (exit -2 in CI, where the
-line "Interrupted: nothing was written" had already been printed)."""
+went on to finish with exit 0 (seen in 1 of 28 real-signal runs). A Ctrl-C that left an ``eval`` of text
+made ``python -m brecha.cli.main`` end by the signal at exit (exit -2 in CI, after the line "Interrupted:
+nothing was written"). And a second Ctrl-C during the clean-up or the interpreter's exit would cut the
+clean-up short or end the process by the signal."""
 from __future__ import annotations
 
 import gc
@@ -100,3 +101,25 @@ def test_the_program_keeps_the_watch_to_its_exit():
     assert kept.returncode == 130 and kept.stderr == ""
     put_back = subprocess.run([sys.executable, "-c", code % "False"], capture_output=True, text=True)
     assert put_back.returncode == -signal.SIGINT and "KeyboardInterrupt" in put_back.stderr  # Python's own
+
+
+def test_a_ctrl_c_inside_evaluated_text_still_exits_130(tmp_path):
+    """CPython marks the process to end itself by SIGINT at exit when a KeyboardInterrupt leaves code run by
+    ``eval`` of text (scipy's import of numpy.f2py runs hundreds), even when the CLI caught it; run as
+    ``python -m`` the report then died with -2 after printing its line (CI). The CLI clears the mark when it
+    takes the Ctrl-C."""
+    out = tmp_path / "rates.csv"
+    (tmp_path / "ctrl_c_in_eval.py").write_text(textwrap.dedent(f"""
+        import sys
+        import brecha.cli.common as common
+        original = common.check_output_paths
+        def check_then_ctrl_c(args):
+            original(args)
+            eval("__import__('signal').raise_signal(2) or sum(range(10))")
+        common.check_output_paths = check_then_ctrl_c
+        from brecha.cli.main import main
+        sys.exit(main(["--lang", "en", "rates", "--example", "chile", "--years", "2010", "-o", {str(out)!r}]))
+    """))
+    done = subprocess.run([sys.executable, "-m", "ctrl_c_in_eval"], capture_output=True, text=True, cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (130, "Interrupted: nothing was written\n")
+    assert not out.exists()

@@ -199,3 +199,47 @@ def test_block_size_does_not_change_the_table_written(tmp_path, monkeypatch):
     assert written[0] == written[1] == written[2]
     table = pd.read_csv(tmp_path / f"d{n}.csv")
     assert table["lower"].notna().sum() > 20  # intervals were computed (theil, ge2, gini, the groups)
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_blocks_in_one_workspace_give_the_plain_sums_bit_for_bit(replicates, shuffle):
+    """The scratch arrays reused from block to block (blocks of 8, then the 5 left: a smaller last block)
+    change no bit of any measure's sums, with the table of logarithms too, and nothing returned is a view
+    of a scratch array (the stacked sums stay right after later blocks overwrite them)."""
+    counts, births, code = replicates
+    if shuffle:
+        code = np.random.default_rng(5).permutation(code)
+    grp = D.Groups(code)
+    shares = births / np.sum(births)
+    per_birth = 1.0 / births
+    logs = D.CountLogs(per_birth, counts.max(axis=0))
+    work = D.Workspace()
+    names = ["gini", "theil", "mld", "ge2", "ge0.5"]
+    blocks = {name: [] for name in names}
+    for start in range(0, len(counts), 8):
+        block = counts[start:start + 8]
+        y = np.multiply(block, per_birth, out=work.array("rates", block.shape))
+        cache = {"work": work}
+        logs.fill(block, grp, cache)
+        for name in names:
+            blocks[name].append(D.replicate_sums(name, y, shares, grp, cache))
+    y_all = counts * per_birth
+    for name in names:
+        stacked = tuple(np.concatenate(k) for k in zip(*blocks[name]))
+        if name == "gini":
+            plain = _plain_gini_sums(y_all, births, code)
+        else:
+            plain = _plain_ge_sum(y_all, births, code, D.parse_alpha(name))
+        for fast, slow in zip(stacked, plain):
+            np.testing.assert_array_equal(_bits(fast), _bits(slow))
+
+
+def test_workspace_reuses_its_arrays():
+    work = D.Workspace()
+    a = work.array("x", (8, 5))
+    b = work.array("x", (3, 5))
+    assert b.base is a.base or np.shares_memory(a, b)  # the same memory, its first rows
+    assert b.shape == (3, 5) and b.flags["C_CONTIGUOUS"]
+    c = work.array("x", (9, 5))  # bigger: a new array
+    assert c.shape == (9, 5) and not np.shares_memory(a, c)
+    assert work.array("x", (2, 4)).shape == (2, 4)  # another width: a new array

@@ -76,11 +76,41 @@ class Groups:
         self.counts = counts
         self.starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
         self.identity = bool(np.array_equal(self.order, np.arange(self.code.size)))  # units already in order
+        self.code_small = self.code.astype(np.int8 if self.n < 128 else np.int16 if self.n < 32_000 else np.int64)
 
     def sums(self, values):
         """Σ over each group's units of ``values`` (units on the last axis) -> (..., G)."""
         v = np.asarray(values, dtype=float)[..., self.order]
         return np.add.reduceat(v, self.starts, axis=-1)
+
+
+class Workspace:
+    """Scratch arrays of a bootstrap, reused from one block of replicates to the next (issue 19).
+
+    A block's temporaries (replicates x units, 512 KB each at :data:`decompose_table.CHUNK_CELLS`) are above
+    glibc's threshold for returning memory to the system, so made anew for every block each one came back
+    as fresh pages (a page fault per 4 KB, zeroed by the kernel): on the Chilean report's 17 x 1,000
+    replicates that was about 40 % of the Gini's CPU. Written into the same arrays with ``out=``, the
+    operations and so the numbers are the same to the last bit (tests/inequality/test_decompose_speed.py).
+    Memory: a dozen arrays of one block. Not shared between threads: one per period's call."""
+
+    def __init__(self):
+        self._arrays: dict = {}
+
+    def array(self, name: str, shape: tuple, dtype=float) -> np.ndarray:
+        """An uninitialised (rows, units) array ``name``: the first rows of the kept one when it is big enough."""
+        rows, n = shape
+        kept = self._arrays.get(name)
+        if kept is None or kept.shape[1] != n or kept.shape[0] < rows or kept.dtype != np.dtype(dtype):
+            kept = self._arrays[name] = np.empty((rows, n), dtype=dtype)
+        return kept[:rows]
+
+
+def _scratch(work, name: str, shape: tuple, dtype=float) -> np.ndarray:
+    """``work.array(...)``, or a new array without a workspace (a single vector, a test)."""
+    if work is None or len(shape) != 2:
+        return np.empty(shape, dtype=dtype)
+    return work.array(name, shape, dtype)
 
 
 def _ge_terms(ratio, alpha: float):
@@ -110,12 +140,17 @@ def ge_index(y, p, alpha: float):
 def _grouped(y, p, grp: Groups, cache: dict) -> None:
     """Put ``y`` (…, n) and ``p`` (n,) in group order once per block of replicates, with y·p and the group
     masses P_g μ_g (one ``reduceat``); every measure evaluated on the same ``y`` shares them through
-    ``cache``. Units already in group order (Brazil's municipalities by state) are not copied."""
+    ``cache``. Units already in group order (Brazil's municipalities by state) are not copied. With
+    ``cache["work"]`` (a :class:`Workspace`) the block's arrays are written into its scratch arrays."""
     if "mass" in cache:
         return
-    cache["y"] = y if grp.identity else y[..., grp.order]
+    work = cache.get("work")
+    if grp.identity:
+        cache["y"] = y
+    else:
+        cache["y"] = np.take(y, grp.order, axis=-1, out=_scratch(work, "y_grouped", y.shape))
     cache["p"] = p if grp.identity else p[grp.order]
-    cache["yp"] = cache["y"] * cache["p"]
+    cache["yp"] = np.multiply(cache["y"], cache["p"], out=_scratch(work, "yp", cache["y"].shape))
     cache["mass"] = np.add.reduceat(cache["yp"], grp.starts, axis=-1)  # P_g μ_g
 
 
@@ -144,12 +179,14 @@ class CountLogs:
     def fill(self, counts, grp: Groups, cache: dict, minus_inf: bool = True) -> None:
         """Put ln y of a block of counts (replicates x units) in ``cache``, in group order, as :func:`ge_sums`
         reads them (and, with ``minus_inf``, ln y with −∞ at y = 0, for the MLD)."""
-        where = counts + self.base
+        work = cache.get("work")
+        where = np.add(counts, self.base, out=_scratch(work, "where", counts.shape, np.int64))
         if not grp.identity:
-            where = where[..., grp.order]
-        cache["log"] = np.take(self.log, where)
+            where = np.take(where, grp.order, axis=-1, out=_scratch(work, "where_grouped", where.shape, np.int64))
+        cache["log"] = np.take(self.log, where, out=_scratch(work, "log", where.shape))
         if minus_inf:
-            cache["log_or_minus_inf"] = np.take(self.log_or_minus_inf, where)
+            cache["log_or_minus_inf"] = np.take(self.log_or_minus_inf, where,
+                                                out=_scratch(work, "log_or_minus_inf", where.shape))
 
 
 def ge_decompose(y, w, groups, n_groups: int | None = None, alpha: float = 1.0, cache: dict | None = None) -> dict:
@@ -188,7 +225,8 @@ def ge_sums(y, p, grp: Groups, alpha: float, cache: dict):
         if alpha == 1.0:
             key = "ylogy"
             if key not in cache:  # p y ln y (0 ln 0 = 0); p y is y p, already computed for the masses
-                cache[key] = sums(np.multiply(cache["yp"], cache["log"]))
+                cache[key] = sums(np.multiply(cache["yp"], cache["log"],
+                                              out=_scratch(cache.get("work"), "term", y.shape)))
         elif alpha == 0.0:
             key = "logy"
             if key not in cache:
@@ -200,7 +238,7 @@ def ge_sums(y, p, grp: Groups, alpha: float, cache: dict):
             key = f"pow{alpha:g}"
             if key not in cache:
                 if alpha == 2.0:
-                    term = np.multiply(y, y)
+                    term = np.multiply(y, y, out=_scratch(cache.get("work"), "term", y.shape))
                     term *= p
                 else:
                     term = p * y ** alpha
@@ -281,22 +319,26 @@ def gini_sums(y, p, grp: Groups, cache: dict | None = None) -> tuple:
     ``total`` (the Gini), ``pair`` (Σ_{i∈g} p_i y_i (2 W_<i,g + p_i − P_g)), ``mass`` (P_g μ_g), ``mu``."""
     n = y.shape[-1]
     yy = y.reshape(-1, n)
+    work = None if cache is None else cache.get("work")
+
+    def scratch(name, dtype=float):
+        return _scratch(work, name, yy.shape, dtype)
+
     if cache is not None and grp.identity:  # the units' order is the group order: y p is shared
         _grouped(y, p, grp, cache)
         yp = cache["yp"].reshape(-1, n)
     else:
-        yp = yy * p
+        yp = np.multiply(yy, p, out=scratch("gini_yp"))
     order = np.argsort(yy, axis=-1)
-    code_small = grp.code.astype(np.int8 if grp.n < 128 else np.int16 if grp.n < 32_000 else np.int64)
-    code_sorted = code_small[order]
-    ps_all = p[order]
+    code_sorted = np.take(grp.code_small, order, out=scratch("code_sorted", grp.code_small.dtype))
+    ps_all = np.take(p, order, out=scratch("ps_all"))
     offsets = (np.arange(yy.shape[0]) * n)[:, None]
     order += offsets  # positions in the flattened block
-    py_all = np.take(yp, order)  # p_i y_i in rate order
+    py_all = np.take(yp, order, out=scratch("py_all"))  # p_i y_i in rate order
     mu = py_all.sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         # Σ p_i y_i (2 W_<i + p_i − 1) with W_<i = running share − p_i (shares sum to 1)
-        term = np.cumsum(ps_all, axis=-1)
+        term = np.cumsum(ps_all, axis=-1, out=scratch("term"))
         term *= 2.0
         term -= ps_all
         term -= 1.0
@@ -304,9 +346,9 @@ def gini_sums(y, p, grp: Groups, cache: dict | None = None) -> tuple:
         total = np.sum(term, axis=-1) / mu
     by_group = np.argsort(code_sorted, axis=-1, kind="stable")  # radix sort: rate order kept in a group
     by_group += offsets
-    ps = np.take(ps_all, by_group)
-    py = np.take(py_all, by_group)
-    running = np.cumsum(ps, axis=-1)
+    ps = np.take(ps_all, by_group, out=scratch("ps"))
+    py = np.take(py_all, by_group, out=scratch("py"))
+    running = np.cumsum(ps, axis=-1, out=term)  # the total's terms are summed: their array is free
     big_p = grp.sums(p)
     # inside group g, W_<i,g = running_i − p_i − (running share before the group's first unit), so
     # Σ_{i∈g} p_i y_i (2 W_<i,g + p_i − P_g) = Σ_{i∈g} p_i y_i (2 running_i − p_i) − (2 start_g + P_g) mass_g

@@ -341,10 +341,14 @@ def _period_results(piece: dict, names, bootstrap: int, seed: int, smoothed: boo
     per_birth = 1.0 / births
     shares = births / np.sum(births)
     logs, use_logs = None, not smoothed and any(D.parse_alpha(name) in (0.0, 1.0) for name in names)
+    work = D.Workspace()  # the blocks' scratch arrays, reused block after block (same numbers, no fresh pages)
     for start in range(0, bootstrap, chunk):
         sim = rng.poisson(expected, size=(min(chunk, bootstrap - start), len(births)))  # as draw_events
-        y = _smooth_replicates(sim.astype(float), births) if smoothed else sim * per_birth
-        cache = {}  # shared by the measures of this block (y p, ln y, the group masses)
+        if smoothed:
+            y = _smooth_replicates(sim.astype(float), births)
+        else:
+            y = np.multiply(sim, per_birth, out=work.array("rates", sim.shape))
+        cache = {"work": work}  # shared by the measures of this block (y p, ln y, the group masses)
         if use_logs:  # a table of ln(k/B) for k up to well above the counts drawn (rebuilt if exceeded)
             if logs is None or not logs.covers(sim):
                 top = np.maximum(sim.max(axis=0), 0 if logs is None else logs.max_counts)

@@ -1,6 +1,7 @@
 """The report's figures, drawn with matplotlib (Agg, no pyplot state): trend charts, the funnel plot,
 inequality over time, the distribution per year, and choropleth maps from the registry's GeoJSON polygons
-(a PolyCollection drawn once and recoloured for every map, so several maps cost little more than one).
+(polygons built once and recoloured for every map, each panel painting those in its view: map_polygons.py).
+The small multiples (inequality over time, regions) are in :mod:`brecha.report.figures_multiples`.
 
 Every function returns a :class:`Figure`: a file name, the format (``svg`` for charts, ``png`` for
 maps), the bytes, and the caption and alt text the HTML shows.
@@ -61,7 +62,12 @@ def _new_figure(width: float, height: float, layout: str | None = "constrained")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure as MplFigure
 
-    fig = MplFigure(figsize=(width, height), layout=layout)
+    if layout == "constrained":  # laid out once per drawing, not twice (layout_once.py)
+        from .layout_once import OneLayoutFigure
+
+        fig = OneLayoutFigure(figsize=(width, height))
+    else:
+        fig = MplFigure(figsize=(width, height), layout=layout)
     FigureCanvasAgg(fig)
     return fig
 
@@ -76,6 +82,10 @@ def _save(fig, fmt: str, dpi: int = 110, kept: bool = False) -> bytes:
 
 
 def _draw_bytes(fig, fmt: str, dpi: int) -> bytes:
+    if fmt == "png":  # the same pixels, compressed faster (png_bytes.py)
+        from .png_bytes import png_bytes
+
+        return png_bytes(fig, dpi)
     buf = io.BytesIO()
     kwargs = {"metadata": {"Date": None}} if fmt == "svg" else {"metadata": {"Software": None}}
     fig.savefig(buf, format=fmt, dpi=dpi, facecolor="white", **kwargs)
@@ -127,44 +137,6 @@ def _year_ticks(ax, years) -> None:
     step = 1 if len(years) <= 10 else 2 if len(years) <= 20 else 5
     ax.set_xticks(years[::step])
     ax.set_xlim(years[0] - 0.5, years[-1] + 0.5)
-
-
-def small_multiples(name: str, table: pd.DataFrame, *, caption: str = "", alt: str = "",
-                    labels: dict | None = None, ncols: int = 3, sharey: bool = False,
-                    reference: pd.DataFrame | None = None) -> Figure:
-    """One small line chart per measure (inequality over time). ``table``: ``measure, year, estimate``
-    (+ ``lower, upper``)."""
-    measures = list(dict.fromkeys(table["measure"]))
-    n = len(measures)
-    ncols = min(ncols, n)
-    nrows = int(np.ceil(n / ncols))
-    with _rc():
-        # a fixed grid: constrained layout costs about 0.1 s per axes here
-        fig = _new_figure(2.6 * ncols + 0.3, 1.9 * nrows + 0.1, layout=None)
-        axes = fig.subplots(nrows, ncols, squeeze=False, sharey=sharey)
-        fig.subplots_adjust(left=0.07, right=0.98, bottom=0.1 / nrows, top=1 - 0.16 / nrows, wspace=0.35,
-                            hspace=0.6)
-        for ax, measure in zip(axes.flat, measures):
-            g = table[table["measure"] == measure].sort_values("year")
-            x = g["year"].astype(float).to_numpy()
-            if {"lower", "upper"} <= set(g.columns) and g["lower"].notna().any():
-                ax.fill_between(x, g["lower"].astype(float), g["upper"].astype(float), color=ACCENT,
-                                alpha=0.15, linewidth=0)
-            if reference is not None:
-                r = reference.sort_values("year")
-                ax.plot(r["year"].astype(float), r["estimate"].astype(float), color=MUTED, linewidth=1,
-                        linestyle="--")
-            ax.plot(x, g["estimate"].astype(float), color=ACCENT, linewidth=1.8, marker="o", markersize=2.5)
-            title = (labels or {}).get(measure, measure)
-            ax.set_title(title if len(title) <= 34 else title[:33] + "…", fontsize=8.5)
-            years = sorted(int(v) for v in g["year"].dropna().unique())
-            if years:
-                ax.set_xticks([years[0], years[-1]])
-                ax.set_xlim(years[0] - 0.5, years[-1] + 0.5)
-            ax.tick_params(labelsize=7)
-        for ax in list(axes.flat)[n:]:
-            ax.set_visible(False)
-        return Figure(name, "svg", _save(fig, "svg"), caption, alt or caption)
 
 
 def distribution_chart(name: str, rates: pd.DataFrame, *, ylabel: str, caption: str = "", alt: str = "",
@@ -296,7 +268,7 @@ class MapCanvas:
         self._build(inset_region_units or [])
 
     def _build(self, inset_units: list[str]) -> None:
-        from matplotlib.collections import PolyCollection
+        from .map_polygons import VisiblePolygons, closed_paths
 
         with _rc():
             if not self._polys:
@@ -310,6 +282,7 @@ class MapCanvas:
             inset = [u for u in inset_units if u in set(self.drawn)]
             use_inset = tall and len(inset) > 0 and len(inset) < len(self.drawn)
             self.collections = []
+            paths, path_boxes = closed_paths(self._polys)  # made once, shared by every panel
             centre_lat = np.array([p[:, 1].mean() for p in self._polys])
             boxes = []
             if tall:
@@ -344,11 +317,11 @@ class MapCanvas:
                 self.legend_ax = self.fig.add_subplot(grid[1, -1])
             else:
                 self.legend_ax = self.fig.add_subplot(grid[:, -1])
-            self.fig.get_layout_engine().set(w_pad=0.02, h_pad=0.02, wspace=0.03)
+            self.fig.layout.set(w_pad=0.02, h_pad=0.02, wspace=0.03)
             self.legend_ax.axis("off")
             self.inset_ax = map_axes[-1] if (tall and use_inset) else None
             for ax, (x0, x1, y0, y1) in zip(map_axes, boxes):
-                coll = PolyCollection(self._polys, facecolors=MISSING, edgecolors="white", linewidths=0.15)
+                coll = VisiblePolygons(paths, path_boxes, facecolors=MISSING, edgecolors="white", linewidths=0.15)
                 ax.add_collection(coll, autolim=False)
                 ax.update_datalim([(x0, y0), (x1, y1)])
                 ax.margins(0.02)
@@ -370,12 +343,13 @@ class MapCanvas:
                title: str = "", legend_title: str = "", inset_title: str = "", caption: str = "",
                alt: str = "", dpi: int = 100) -> Figure | None:
         """Colour the units (unit -> hex colour; others in light grey) and draw a legend of (colour, label)."""
+        from matplotlib.colors import to_rgba_array
         from matplotlib.patches import Patch
 
         if self.fig is None:
             return None
         with _rc():
-            faces = [colours_by_unit.get(u, MISSING) for u in self._poly_unit]
+            faces = to_rgba_array([colours_by_unit.get(u, MISSING) for u in self._poly_unit])  # once, not per panel
             for coll in self.collections:
                 coll.set_facecolors(faces)
             self.title_artist.set_text(title)

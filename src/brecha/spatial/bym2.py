@@ -154,7 +154,10 @@ def _hessian(f, x, h=1e-2):
 
 
 def mixture_quantile(p, w, mean, sd):
-    """The p-quantile of Σ_k w_k N(mean_k, sd_k²) per column (bisection, vectorised over units)."""
+    """The p-quantile of Σ_k w_k N(mean_k, sd_k²) per column (bisection, vectorised over units).
+
+    80 halvings at most; it stops when an iteration changes no bound (then every later one would change
+    nothing either: the same numbers as the 80 halvings, in about 55 for the Chilean BYM2; issue 19)."""
     from scipy.special import ndtr
 
     lo = (mean - 10 * sd).min(axis=0)
@@ -162,7 +165,10 @@ def mixture_quantile(p, w, mean, sd):
     for _ in range(80):
         mid = (lo + hi) / 2
         cdf = (w[:, None] * ndtr((mid - mean) / sd)).sum(axis=0)
-        lo, hi = np.where(cdf < p, mid, lo), np.where(cdf < p, hi, mid)
+        new_lo, new_hi = np.where(cdf < p, mid, lo), np.where(cdf < p, hi, mid)
+        if np.array_equal(new_lo, lo) and np.array_equal(new_hi, hi):
+            break
+        lo, hi = new_lo, new_hi
     return (lo + hi) / 2
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .. import figures as F
+from ..figures_multiples import small_multiples
 from ..blocks import Block
 from .measures import SHORT_MEASURES, measure_labels, wide_by_year
 
@@ -22,9 +23,9 @@ def build(res, page) -> None:
     table = res.covariate_year
     show = [m for m in ("gini", "ti", "cov", "ratio_p90p10") if m in set(table["measure"])][:4]
     if show:
-        page.add_figure(F.small_multiples("covariate_inequality", table[table["measure"].isin(show)],
-                                          caption=L("t_covariate", covariate=label),
-                                          labels=measure_labels(table, lang)), "covariate")
+        page.add_figure(small_multiples("covariate_inequality", table[table["measure"].isin(show)],
+                                        caption=L("t_covariate", covariate=label),
+                                        labels=measure_labels(table, lang)), "covariate")
     comove = res.comovement
     if comove is None:
         return

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .. import figures as F
+from ..figures_multiples import small_multiples
 from ..blocks import Block
 from ..data import _span_text
 from .measures import ORDERED_MEASURES, UNIT_MEASURES, measure_labels, wide_by_year
@@ -29,9 +29,9 @@ def build(res, page) -> None:
     method = "; ".join(f"{m}: {t}" for m, t in per_year.drop_duplicates("measure").set_index("measure")
                        .get("method", pd.Series(dtype=str)).items() if m in show)
     if show:
-        page.add_figure(F.small_multiples("inequality", per_year[per_year["measure"].isin(show)],
-                                          caption=L("cap_inequality", method=method or "-"),
-                                          labels=measure_labels(per_year, lang)), "inequality")
+        page.add_figure(small_multiples("inequality", per_year[per_year["measure"].isin(show)],
+                                        caption=L("cap_inequality", method=method or "-"),
+                                        labels=measure_labels(per_year, lang)), "inequality")
     page.section("inequality").add(Block("text", text=L("ineq_units_note", units=page.units)))
     page.add_table("inequality_year_wide", wide_by_year(per_year, lang), L("t_inequality"), "inequality")
     page.add_table("inequality_year", per_year, L("t_inequality"))
@@ -53,9 +53,9 @@ def build(res, page) -> None:
                                                 missing=_span_text(missing) if missing else L("none"))))
     show = [m for m in ORDERED_MEASURES if m in set(ordered["measure"])]
     if show:
-        page.add_figure(F.small_multiples("inequality_ordered", ordered[ordered["measure"].isin(show)],
-                                          caption=L("cap_inequality_ordered", covariate=label, groups=opts["groups"]),
-                                          labels=measure_labels(ordered, lang)), "inequality")
+        page.add_figure(small_multiples("inequality_ordered", ordered[ordered["measure"].isin(show)],
+                                        caption=L("cap_inequality_ordered", covariate=label, groups=opts["groups"]),
+                                        labels=measure_labels(ordered, lang)), "inequality")
     page.add_table("inequality_ordered_wide", wide_by_year(ordered, lang), L("ineq_ordered_title", covariate=label),
                    "inequality")
     page.add_table("inequality_ordered_year", ordered, L("ineq_ordered_title", covariate=label))

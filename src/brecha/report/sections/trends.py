@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .. import figures as F
+from ..figures_multiples import small_multiples
 from ..blocks import Block
 from ..data import short_region
 from ..labels import TREND_KEYS, trend_codes, trend_word
@@ -27,9 +27,9 @@ def build(res, page) -> None:
         names = dict(zip(reg["unit"].astype(str), reg.get("name", reg["unit"]).astype(str)))
         short = {u: short_region(n) for u, n in names.items()}
         chart = reg.assign(measure=reg["unit"].astype(str))
-        page.add_figure(F.small_multiples("trends_regions", chart, labels=short, ncols=4, sharey=True,
-                                          reference=res.national[["year", "estimate"]],
-                                          caption=L("cap_regions") + page.caveat), "trends")
+        page.add_figure(small_multiples("trends_regions", chart, labels=short, ncols=4, sharey=True,
+                                        reference=res.national[["year", "estimate"]],
+                                        caption=L("cap_regions") + page.caveat), "trends")
     page.add_table("trends_national", national, L("t_trends", unit=L("country_total")))
     page.add_table("trend_classes", classes, L("t_trend_classes", units=page.units.capitalize()), "trends",
                    columns=["trend", "n"])
