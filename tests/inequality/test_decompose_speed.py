@@ -57,6 +57,18 @@ def _bits(a):
     return np.ascontiguousarray(np.asarray(a, dtype=float)).view(np.uint64)
 
 
+def _same_bits_as_plain(name, pieces, y, births, code):
+    """The blocks' sums of measure ``name`` stacked: bit for bit the plain sums over all of ``y``; returned."""
+    stacked = tuple(np.concatenate(k) for k in zip(*pieces))
+    if name == "gini":
+        plain = _plain_gini_sums(y, births, code)
+    else:
+        plain = _plain_ge_sum(y, births, code, D.parse_alpha(name))
+    for fast, slow in zip(stacked, plain):
+        np.testing.assert_array_equal(_bits(fast), _bits(slow))
+    return stacked
+
+
 @pytest.fixture
 def replicates():
     """Poisson counts on units of very different sizes (many zeros and tied rates), three groups."""
@@ -85,13 +97,7 @@ def test_blocks_give_the_plain_sums_and_decomposition_bit_for_bit(replicates, sh
         for name in names:
             blocks[name].append(D.replicate_sums(name, y[start:start + 8], shares, grp, cache))
     for name in names:
-        stacked = tuple(np.concatenate(k) for k in zip(*blocks[name]))
-        if name == "gini":
-            plain = _plain_gini_sums(y, births, code)
-        else:
-            plain = _plain_ge_sum(y, births, code, D.parse_alpha(name))
-        for fast, slow in zip(stacked, plain):
-            np.testing.assert_array_equal(_bits(fast), _bits(slow))
+        stacked = _same_bits_as_plain(name, blocks[name], y, births, code)
         whole = D.decompose_measure(name, y, births, code)
         from_blocks = D.from_sums(name, stacked, grp.sums(shares))
         for key, value in whole.items():
@@ -225,13 +231,7 @@ def test_blocks_in_one_workspace_give_the_plain_sums_bit_for_bit(replicates, shu
             blocks[name].append(D.replicate_sums(name, y, shares, grp, cache))
     y_all = counts * per_birth
     for name in names:
-        stacked = tuple(np.concatenate(k) for k in zip(*blocks[name]))
-        if name == "gini":
-            plain = _plain_gini_sums(y_all, births, code)
-        else:
-            plain = _plain_ge_sum(y_all, births, code, D.parse_alpha(name))
-        for fast, slow in zip(stacked, plain):
-            np.testing.assert_array_equal(_bits(fast), _bits(slow))
+        _same_bits_as_plain(name, blocks[name], y_all, births, code)
 
 
 def test_workspace_reuses_its_arrays():
