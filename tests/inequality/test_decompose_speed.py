@@ -105,15 +105,20 @@ def test_blocks_give_the_plain_sums_and_decomposition_bit_for_bit(replicates, sh
     assert np.isnan(D.decompose_measure("mld", y, births, code)["total"]).any()  # zero rates: undefined
 
 
+def _with_logs(replicates, shuffle_seed):
+    """The replicates (their group codes permuted with ``shuffle_seed``, if given), their groups, birth
+    shares, 1/births and table of logarithms."""
+    counts, births, code = replicates
+    if shuffle_seed is not None:
+        code = np.random.default_rng(shuffle_seed).permutation(code)
+    per_birth = 1.0 / births
+    return (counts, births, code, D.Groups(code), births / np.sum(births), per_birth,
+            D.CountLogs(per_birth, counts.max(axis=0)))
+
+
 @pytest.mark.parametrize("shuffle", [False, True])
 def test_table_of_logarithms_gives_the_same_sums(replicates, shuffle):
-    counts, births, code = replicates
-    if shuffle:
-        code = np.random.default_rng(4).permutation(code)
-    grp = D.Groups(code)
-    shares = births / np.sum(births)
-    per_birth = 1.0 / births
-    logs = D.CountLogs(per_birth, counts.max(axis=0))
+    counts, births, code, grp, shares, per_birth, logs = _with_logs(replicates, 4 if shuffle else None)
     assert logs.log.size == int((counts.max(axis=0) + 1).sum())
     for start in range(0, len(counts), 10):
         block = counts[start:start + 10]
@@ -212,13 +217,7 @@ def test_blocks_in_one_workspace_give_the_plain_sums_bit_for_bit(replicates, shu
     """The scratch arrays reused from block to block (blocks of 8, then the 5 left: a smaller last block)
     change no bit of any measure's sums, with the table of logarithms too, and nothing returned is a view
     of a scratch array (the stacked sums stay right after later blocks overwrite them)."""
-    counts, births, code = replicates
-    if shuffle:
-        code = np.random.default_rng(5).permutation(code)
-    grp = D.Groups(code)
-    shares = births / np.sum(births)
-    per_birth = 1.0 / births
-    logs = D.CountLogs(per_birth, counts.max(axis=0))
+    counts, births, code, grp, shares, per_birth, logs = _with_logs(replicates, 5 if shuffle else None)
     work = D.Workspace()
     names = ["gini", "theil", "mld", "ge2", "ge0.5"]
     blocks = {name: [] for name in names}
