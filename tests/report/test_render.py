@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from brecha import outputs
+from brecha import cores, outputs
 from brecha.cli.main import main
 from brecha.i18n import set_language
 from brecha.report import figures, render
@@ -36,8 +36,15 @@ def forks(monkeypatch):
             pids.append(pid)
         return pid
 
-    monkeypatch.setattr(render.os, "fork", fork)
+    monkeypatch.setattr(os, "fork", fork)
     return pids
+
+
+@pytest.fixture
+def one_per_child(monkeypatch):
+    """Every figure handed to a child at once (a batch of one): the tiny study's two figures would otherwise
+    still be waiting at the end, and be drawn in the report's own process."""
+    monkeypatch.setattr(render, "BATCH", 1)
 
 
 @pytest.fixture
@@ -74,20 +81,36 @@ def test_parallel_figures_are_the_serial_bytes_each_drawn_once(small_study_path,
                                                                own_tmp):
     """The small study has maps: one canvas recoloured for three maps, whose later maps start from the
     earlier one's layout. Every file of the report, figures included, is the same byte for byte."""
+    log = tmp_path / "drawn"
+    real = figures._draw_bytes
+
+    def logged(fig, fmt, dpi):
+        with open(log, "a") as f:
+            f.write(f"{os.getpid()}\n")
+        return real(fig, fmt, dpi)
+
+    monkeypatch.setattr(figures, "_draw_bytes", logged)
     assert report(small_study_path, tmp_path / "serial", monkeypatch, "1") == 0
     assert forks == []  # BRECHA_JOBS=1: drawn in the report's own process
+    log.unlink()
     assert report(small_study_path, tmp_path / "parallel", monkeypatch, "2") == 0
     serial, parallel = files_of(tmp_path / "serial"), files_of(tmp_path / "parallel")
     drawn = sorted(n for n in serial if n.startswith("figures/"))
     assert {"figures/map_rate.png", "figures/map_smoothed.png", "figures/map_trend.png"} <= set(drawn)
-    assert len(forks) == len(drawn)  # each figure drawn once, each in a child
+    pids = [int(p) for p in log.read_text().split()]
+    assert len(pids) == len(drawn)  # each figure drawn once
+    in_children = [p for p in pids if p != os.getpid()]
+    # a child per batch of render.BATCH figures (a map canvas drawn again later sends its batch at once),
+    # plus the workbook's and the dashboard's; the last figures, still waiting at the end, drawn here
+    assert len(in_children) >= len(drawn) - render.BATCH and len(set(in_children)) == len(forks) - 2
+    assert len(forks) - 2 < len(drawn)
     assert serial.keys() == parallel.keys()
     assert [n for n in serial if serial[n] != parallel[n]] == []
     assert list(own_tmp.iterdir()) == []  # the children's files are gone
 
 
 def test_a_figure_failing_in_a_child_names_the_figure(tiny_study_path, tmp_path, monkeypatch, capsys, forks,
-                                                      own_tmp):
+                                                      own_tmp, one_per_child):
     parent = os.getpid()
     real = figures._draw_bytes
 
@@ -106,7 +129,8 @@ def test_a_figure_failing_in_a_child_names_the_figure(tiny_study_path, tmp_path,
     assert forks and all(not _alive(pid) for pid in forks)
 
 
-def test_a_child_that_dies_is_a_clear_error(tiny_study_path, tmp_path, monkeypatch, capsys, forks, own_tmp):
+def test_a_child_that_dies_is_a_clear_error(tiny_study_path, tmp_path, monkeypatch, capsys, forks, own_tmp,
+                                            one_per_child):
     parent = os.getpid()
     real = figures._draw_bytes
 
@@ -125,7 +149,7 @@ def test_a_child_that_dies_is_a_clear_error(tiny_study_path, tmp_path, monkeypat
 
 
 def test_a_full_disk_in_a_child_stops_the_report_naming_the_folder(tiny_study_path, tmp_path, monkeypatch,
-                                                                   capsys, forks, own_tmp):
+                                                                   capsys, forks, own_tmp, one_per_child):
     """As in the serial path (test_report_folder.py): exit 2, the folder named, the earlier report intact."""
     out = tmp_path / "rep"
     assert report(tiny_study_path, out, monkeypatch, "1") == 0
@@ -146,7 +170,7 @@ def test_a_full_disk_in_a_child_stops_the_report_naming_the_folder(tiny_study_pa
 
 
 def test_ctrl_c_while_children_draw_ends_them_and_writes_nothing(small_study_path, tmp_path, monkeypatch, capsys,
-                                                                  forks, own_tmp):
+                                                                  forks, own_tmp, one_per_child):
     parent = os.getpid()
     real = figures._draw_bytes
 
@@ -202,12 +226,17 @@ def test_jobs_come_from_brecha_jobs_and_children_start_only_when_a_core_is_idle(
     assert render.default_jobs() == 1 and not render.pays(1)
     monkeypatch.delenv("BRECHA_JOBS")
     assert render.default_jobs() == len(os.sched_getaffinity(0))
-    monkeypatch.setattr(render.os, "getloadavg", lambda: (0.4, 0.0, 0.0))
-    assert render.pays(2)  # one of two cores idle
-    monkeypatch.setattr(render.os, "getloadavg", lambda: (1.5, 0.0, 0.0))
-    assert not render.pays(2)  # both cores busy: the children would only queue
+    monkeypatch.setattr(cores, "spare_cores", lambda: 0.93)
+    assert render.pays(2)  # the other core was free while the command ran (brecha.cores)
+    monkeypatch.setattr(cores, "spare_cores", lambda: 0.12)
+    assert not render.pays(2)  # another job held it: the children would only queue
     with render.session(jobs=2):  # so the figures are drawn here, when they are made
         assert render.draw(lambda fig, fmt, dpi: b"x", "chart", "svg", 110) == b"x"
+    monkeypatch.setattr(cores, "spare_cores", lambda: None)  # not measurable: the load average decides
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.4, 0.0, 0.0))
+    assert render.pays(2)  # one of two cores idle
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.5, 0.0, 0.0))
+    assert not render.pays(2)
 
 
 def _alive(pid: int) -> bool:

@@ -7,6 +7,7 @@ import os
 import sys
 import warnings
 
+from .. import cores  # noqa: F401 - first: its clock of idle cores starts with the command (brecha/cores.py)
 from .. import __version__, progress
 from ..errors import BrechaError, BrechaWarning
 from ..i18n import Catalog, get_language, set_language

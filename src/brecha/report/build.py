@@ -22,7 +22,7 @@ from .data import load_study_panel
 from .headline import extreme_fifths, log_linear_apc  # noqa: F401 - importable from here, as before
 from .labels import L, set_outcome
 from .page import Page
-from . import render
+from . import ahead, forked, render
 from .sections import FURTHER_OUTCOME, ORDER, STEPS, data, methods, other_outcomes
 
 
@@ -78,9 +78,10 @@ def _assemble(report: Report, study, panel, lang: str, clock) -> None:
     the methods, into ``report.sections`` in the order the page shows them."""
     page = Page(report, study, panel, lang)
     results = StudyResults(study, panel, page.outcome)
+    started = ahead.start(STEPS, results)  # computed in children meanwhile, when a core is idle (ahead.py)
     for step in STEPS:
         if step.phase == "analysis":
-            _run(step, results, page, clock)
+            _run(step, results, page, clock, started.get(step.key))
     with clock(L("p_figures", lang)):
         for step in STEPS:
             if step.phase == "figures":
@@ -117,10 +118,10 @@ def _further_outcomes(report: Report, study, panel, lang: str, clock) -> list[Se
     return out
 
 
-def _run(step, results: StudyResults, page: Page, clock) -> None:
-    """One step, timed: its analysis, then its section. A failure shows as "not available" in the section
-    and in the exclusions; one failing analysis never sinks the report (a full disk does: it would meet
-    every later file too)."""
+def _run(step, results: StudyResults, page: Page, clock, pending=None) -> None:
+    """One step, timed: its analysis (or, ``pending``, the results a child computed ahead), then its section.
+    A failure shows as "not available" in the section and in the exclusions; one failing analysis never
+    sinks the report (a full disk does: it would meet every later file too)."""
     stop_if_interrupted()  # a Ctrl-C Python dropped (brecha.outputs.ctrl_c_watched): stop at the next step
     if not step.wanted(results.study) or (step.when is not None and not step.when(results)):
         return
@@ -130,7 +131,9 @@ def _run(step, results: StudyResults, page: Page, clock) -> None:
         label = f"{label}, {L(f'outcome_{page.outcome}', lang)}"
     with clock(L("p_analysis", lang, name=label if step.key == step.section else f"{label} ({step.key})")):
         try:
-            if step.compute is not None:
+            if pending is not None:
+                ahead.collect(pending, step, results)
+            elif step.compute is not None:
                 step.compute(results)
             step.build(results, page)
         except Unavailable as exc:
@@ -155,12 +158,18 @@ def write_report(report: Report, out: Path) -> dict:
     brecha wrote (listed in ``out/.brecha-manifest.json``) are ever replaced or removed."""
     from . import excel, html
     from .csv_tables import write_csv
+    from .dashboard import FILENAME, render_dashboard  # the same tables, explorable offline (issue 16)
     from .folder import report_folder
 
     out = Path(out)
-    with report_folder(out) as stage:
+    with report_folder(out) as stage, forked.session() as children:
         (stage / "tables").mkdir()
         (stage / "figures").mkdir()
+        # the workbook and the dashboard (the largest files to make), each in a child when a core is idle,
+        # while the CSVs, figures and page are written here; the same bytes as the serial order below
+        made = [(stage / "brecha.xlsx", excel.write_workbook),
+                (stage / FILENAME, lambda rep, path: path.write_text(render_dashboard(rep), encoding="utf-8"))]
+        pending = [(path, children.submit(make, report, path)) for path, make in made] if children else []
         for name, (df, _title) in report.tables.items():
             write_csv(df, stage / "tables" / f"{name}.csv")  # df.to_csv(..., index=False)'s bytes, faster
         seen = set()
@@ -169,15 +178,29 @@ def write_report(report: Report, out: Path) -> dict:
                 continue
             seen.add(fig.filename)
             (stage / "figures" / fig.filename).write_bytes(fig.data)
-        excel.write_workbook(report, stage / "brecha.xlsx")
         (stage / "index.html").write_text(html.render_html(report), encoding="utf-8")
-        from .dashboard import FILENAME, render_dashboard  # the same tables, explorable offline (issue 16)
-
-        (stage / FILENAME).write_text(render_dashboard(report), encoding="utf-8")
+        if not pending:
+            for path, make in made:
+                make(report, path)
+        for path, child in pending:
+            _written(child, path)
     files = {"html": out / "index.html", "excel": out / "brecha.xlsx", "tables": out / "tables",
              "figures": out / "figures", "dashboard": out / FILENAME}
     report.files = files
     return files
+
+
+def _written(pending, path: Path) -> None:
+    """Wait for the child writing ``path``; its error (a full disk, ...) is raised here as in a serial run."""
+    try:
+        ok, payload, warned = pending.outcome()
+    except forked.ChildDied as exc:
+        raise forked.WriteError(forked.MSG("died", name=path.name, code=exc.code)) from None
+    forked.raise_warnings(warned)
+    if not ok:
+        if isinstance(payload, BaseException):
+            raise payload
+        raise forked.WriteError(forked.MSG("failed", name=path.name, reason=payload))
 
 
 class _Clock:

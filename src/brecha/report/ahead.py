@@ -1,0 +1,70 @@
+"""Analyses computed ahead of their turn, in forked children, while the report runs its other steps (issue 19).
+
+Two of the report's analyses need only the Panel and the study, and take most of its analysis time: the
+decompositions of "Where is the gap?" (bootstrapped, about 1.3 s of CPU on the default Chilean report) and
+the spatial analysis (Moran's I, LISA, BYM2, and the import of esda and libpysal: about 2.3 s). A step of
+:data:`brecha.report.sections.STEPS` that names the results it sets (``Step.ahead``) is started in a child
+(:meth:`brecha.report.forked.Children.start`) as soon as the Panel is loaded; when its turn comes, the
+report takes the results from the child (:func:`collect`) instead of computing them, and builds its section
+as in a serial run. Nothing else changes: the child runs the same function on the same objects (it is a
+fork of the report's process), so the tables are the same bytes (``tests/report/test_ahead.py``).
+
+When children do not pay (:func:`brecha.report.forked.pays`: ``BRECHA_JOBS=1``, or no core idle), nothing
+starts ahead and every step computes in its turn.
+
+What travels back: the results' attributes the step names, the caveats it noted (``results.notes``) and the
+warnings it raised, in that order of the serial run. An error the analysis raised is raised again in the
+parent, at the step's turn, so the section shows "not available" and why, as in a serial run; a child that
+ended without a result is a :class:`AnalysisError` naming the analysis.
+"""
+from __future__ import annotations
+
+from ..errors import BrechaError
+from ..i18n import Catalog
+from . import forked
+
+MSG = Catalog({
+    "died": ("el proceso que calculaba {name} terminó sin resultado (código {code})",
+             "the process computing {name} ended without a result (code {code})"),
+    "failed": ("el cálculo de {name} falló: {reason}", "computing {name} failed: {reason}"),
+})
+
+
+class AnalysisError(BrechaError):
+    """An analysis computed ahead ended without a result, or with an error that could not travel back."""
+
+
+def start(steps, results) -> dict:
+    """Start, in children, the steps of ``steps`` that can run ahead (they name their results in ``ahead``,
+    the study wants them and they depend on no earlier step: no ``when``). Returns ``{step key: pending}``;
+    empty when children do not pay."""
+    children = forked.current()
+    if children is None:
+        return {}
+    return {step.key: children.start(_compute, step, results) for step in steps
+            if step.ahead and step.compute is not None and step.when is None and step.wanted(results.study)}
+
+
+def _compute(step, results):
+    """In the child: the step's analysis; what it set, and the caveats it noted."""
+    before = len(results.notes)
+    step.compute(results)
+    return {name: getattr(results, name) for name in step.ahead}, results.notes[before:]
+
+
+def collect(pending: forked.Pending, step, results) -> None:
+    """Put what the child computed for ``step`` on ``results``, as ``step.compute(results)`` would have; raise
+    its warnings and its error here."""
+    try:
+        ok, payload, warned = pending.outcome()
+    except forked.ChildDied as exc:
+        raise AnalysisError(MSG("died", name=step.key, code=exc.code)) from None
+    forked.raise_warnings(warned)
+    if not ok:
+        if isinstance(payload, BaseException):
+            raise payload
+        raise AnalysisError(MSG("failed", name=step.key, reason=payload))
+    values, notes = payload
+    for name, value in values.items():
+        setattr(results, name, value)
+    results.notes.extend(notes)

@@ -1,0 +1,334 @@
+"""Analyses computed ahead in forked children, and the workbook and dashboard written in children
+(brecha.report.ahead, brecha.report.forked; issue 19): the same report byte for byte as the serial path,
+each ahead analysis computed once and in a child, its notes, warnings and errors reaching the report as in a
+serial run, a dying child named; a full disk while the workbook is written in a child stops the report as in
+the serial path."""
+import dataclasses
+import os
+import tempfile
+import warnings
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from brecha import cores, outputs
+from brecha.cli.main import main
+from brecha.i18n import set_language
+from brecha.report import ahead, excel, forked, render, sections
+from brecha.report.analyses import StudyResults
+from brecha.report.build import build_report
+from brecha.report.calls import Unavailable
+from brecha.report.data import load_study_panel
+from brecha.report.blocks import Report
+from brecha.study import read_study
+
+pytestmark = pytest.mark.skipif(not forked.parallel_possible(), reason="no fork on this platform")
+
+BOTH = '''
+title = "Aysén"
+language = "en"
+period = "2006-2012"
+[data]
+example = "chile"
+[units]
+region = "11"
+[reference]
+rule = "best"
+min_births = 1000
+[analyses.rates]
+[analyses.decompose]
+by = "province"
+measures = ["theil", "gini"]
+rank_by = "poverty"
+determinants = ["poverty", "schooling"]
+bootstrap = 200
+seed = 3
+[analyses.spatial]
+neighbours = "queen"
+permutations = 99
+seed = 5
+'''
+
+# rates and an analytic decomposition only: quick, for the paths where the decomposition is replaced
+QUICK = BOTH.split("[analyses.decompose]")[0] + '''[analyses.decompose]
+by = "province"
+measures = ["theil"]
+bootstrap = 0
+'''
+
+
+@pytest.fixture(autouse=True)
+def english():
+    set_language("en")
+    yield
+    set_language("es")
+
+
+def study_file(tmp_path, text) -> Path:
+    path = tmp_path / "study.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def forks(monkeypatch):
+    """The pids of the children the report forks (counted in the report's process only)."""
+    pids = []
+    real = os.fork
+
+    def fork():
+        pid = real()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    return pids
+
+
+def files_of(root: Path) -> dict:
+    """Every file's bytes; a workbook by its members (the zip stores the time it was written)."""
+    out = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file():
+            name = p.relative_to(root).as_posix()
+            if p.suffix == ".xlsx":
+                with zipfile.ZipFile(p) as z:
+                    out[name] = {m: z.read(m) for m in z.namelist()}
+            else:
+                out[name] = p.read_bytes()
+    return out
+
+
+@pytest.fixture(autouse=True)
+def registry():
+    """The report's registry of steps as it was, after each test (replace_compute changes it in place)."""
+    kept = list(sections.STEPS)
+    yield
+    sections.STEPS[:] = kept
+
+
+def replace_compute(monkeypatch, key: str, compute) -> None:
+    """The step ``key`` of the report's registry with another analysis (the registry is one list, which
+    build.py holds too)."""
+    i = next(i for i, step in enumerate(sections.STEPS) if step.key == key)
+    sections.STEPS[i] = dataclasses.replace(sections.STEPS[i], compute=compute)
+
+
+def report_with(study, monkeypatch, jobs: str, out=None):
+    monkeypatch.setenv("BRECHA_JOBS", jobs)
+    return build_report(read_study(study), out, lang="en", write=out is not None)
+
+
+def test_the_report_with_analyses_ahead_is_the_serial_report_byte_for_byte(tmp_path, monkeypatch, forks):
+    """The decomposition and the spatial analysis computed in children, the workbook and the dashboard
+    written in children: every file is the serial run's, the workbook member by member."""
+    study = study_file(tmp_path, BOTH)
+    for jobs in ("1", "2"):
+        monkeypatch.setenv("BRECHA_JOBS", jobs)
+        outputs.forget_completed()
+        assert main(["--lang", "en", "report", str(study), "-o", str(tmp_path / jobs)]) == 0
+        if jobs == "1":
+            assert forks == []  # BRECHA_JOBS=1: everything in the report's own process
+    serial, parallel = files_of(tmp_path / "1"), files_of(tmp_path / "2")
+    assert {"tables/gap_where_year.csv", "tables/spatial_local.csv", "tables/spatial_bym2.csv",
+            "brecha.xlsx", "dashboard.html"} <= serial.keys()
+    assert serial.keys() == parallel.keys()
+    assert [n for n in serial if serial[n] != parallel[n]] == []
+    figures = [n for n in serial if n.startswith("figures/")]
+    # the two analyses ahead, the workbook and the dashboard, and the figures' batches (render.BATCH each)
+    assert 4 + len(figures) // render.BATCH - 1 <= len(forks) <= 4 + len(figures)
+
+
+def test_an_analysis_ahead_runs_once_in_a_child_and_its_notes_and_warnings_reach_the_report(tmp_path,
+                                                                                         monkeypatch):
+    study = study_file(tmp_path, QUICK)
+    real = next(s.compute for s in sections.STEPS if s.key == "gap_where")
+    ran = tmp_path / "ran"
+
+    def compute(res):
+        with open(ran, "a") as f:
+            f.write(f"{os.getpid()}\n")
+        res.notes.append("a caveat the decomposition found")
+        warnings.warn("a warning of the decomposition", UserWarning)
+        real(res)
+
+    replace_compute(monkeypatch, "gap_where", compute)
+    serial = report_with(study, monkeypatch, "1")
+    assert ran.read_text() == f"{os.getpid()}\n"
+    ran.unlink()
+    parallel = report_with(study, monkeypatch, "2")
+    pids = ran.read_text().split()
+    assert len(pids) == 1 and int(pids[0]) != os.getpid()  # once, in a child
+    for rep in (serial, parallel):
+        assert "a caveat the decomposition found" in rep.notes
+        assert "a warning of the decomposition" in rep.warnings
+    assert parallel.notes == serial.notes and parallel.warnings == serial.warnings
+    assert parallel.tables["gap_where_year"][0].equals(serial.tables["gap_where_year"][0])
+
+
+class NeedsTwoArguments(Exception):
+    """An error that pickles but cannot be made again from its arguments (it travels back as its text)."""
+
+    def __init__(self, what, why):
+        super().__init__(f"{what}: {why}")
+
+
+@pytest.mark.parametrize("error, shown", [
+    (Unavailable("no province has two units"), "no province has two units"),
+    (ValueError("a ragged table"), "ValueError: a ragged table"),
+    (NeedsTwoArguments("ragged", "table"), "NeedsTwoArguments: ragged: table"),
+])
+def test_an_analysis_ahead_that_fails_is_not_available_with_the_serial_reason(tmp_path, monkeypatch, error,
+                                                                               shown):
+    study = study_file(tmp_path, QUICK)
+
+    def compute(res):
+        raise error
+
+    replace_compute(monkeypatch, "gap_where", compute)
+    excluded = {}
+    for jobs in ("1", "2"):
+        rep = report_with(study, monkeypatch, jobs)
+        section = next(s for s in rep.sections if s.key == "gap_where")
+        assert [b.kind for b in section.blocks] == ["unavailable"]
+        excluded[jobs] = [e for e in rep.excluded if "Where is the gap" in e]
+        assert len(excluded[jobs]) == 1 and shown in excluded[jobs][0], excluded[jobs]
+    if not isinstance(error, NeedsTwoArguments):
+        assert excluded["1"] == excluded["2"]
+
+
+@pytest.mark.parametrize("lang, message", [
+    ("en", "the process computing gap_where ended without a result (code 7)"),
+    ("es", "el proceso que calculaba gap_where terminó sin resultado (código 7)"),
+])
+def test_a_child_that_dies_leaves_its_section_not_available_and_the_report_goes_on(tmp_path, monkeypatch, lang,
+                                                                                     message):
+    study = study_file(tmp_path, QUICK)
+    parent = os.getpid()
+
+    def compute(res):
+        if os.getpid() != parent:
+            os._exit(7)  # as if killed: no result at all
+
+    replace_compute(monkeypatch, "gap_where", compute)
+    monkeypatch.setenv("BRECHA_JOBS", "2")
+    out = tmp_path / "rep"
+    outputs.forget_completed()
+    assert main(["--lang", lang, "report", str(study), "-o", str(out)]) == 0
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert message in page
+    assert (out / "tables" / "rates_units_year.csv").exists()  # everything else reported
+
+
+def test_each_step_computed_ahead_sets_only_the_results_it_names(tmp_path):
+    """What a child sends back is what the step names: an analysis that set anything else would lose it in
+    the parallel path, so the contract is checked on the real analyses, run here."""
+    study = read_study(study_file(tmp_path, BOTH))
+    panel = load_study_panel(study, Report(study=study, lang="en", title="t"))
+    steps = [s for s in sections.STEPS if s.ahead]
+    assert {s.key for s in steps} == {"gap_where", "spatial"}
+    for step in steps:
+        assert step.when is None and step.compute is not None
+        res = StudyResults(study, panel, study.outcomes[0])
+        before = {f.name: getattr(res, f.name) for f in dataclasses.fields(res)}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Aysén's island commune, noted by both analyses
+            step.compute(res)
+        changed = {name for name, value in before.items() if getattr(res, name) is not value}
+        assert changed == set(step.ahead), step.key
+        assert all(getattr(res, name) is not None for name in step.ahead)
+
+
+def test_a_full_disk_while_the_workbook_is_written_in_a_child_stops_the_report_naming_the_folder(
+        tmp_path, monkeypatch, capsys):
+    """As in the serial path (test_report_folder.py): exit 2, the folder named, the earlier report intact."""
+    study = study_file(tmp_path, QUICK)
+    out = tmp_path / "rep"
+    monkeypatch.setenv("BRECHA_JOBS", "1")
+    assert main(["--lang", "en", "report", str(study), "-o", str(out)]) == 0
+    before = files_of(out)
+    parent = os.getpid()
+    real = excel.write_workbook
+
+    def write(report, path):
+        if os.getpid() != parent:
+            raise OSError(28, "No space left on device")
+        return real(report, path)
+
+    monkeypatch.setattr(excel, "write_workbook", write)
+    monkeypatch.setenv("BRECHA_JOBS", "2")
+    outputs.forget_completed()
+    capsys.readouterr()
+    assert main(["--lang", "en", "report", str(study), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert str(out) in err and "space" in err.lower() and "Traceback" not in err, err
+    assert files_of(out) == before
+
+
+def test_a_child_writing_the_workbook_that_dies_is_a_clear_error(tmp_path, monkeypatch, capsys):
+    study = study_file(tmp_path, QUICK)
+    parent = os.getpid()
+
+    def write(report, path):
+        if os.getpid() != parent:
+            os._exit(7)
+
+    monkeypatch.setattr(excel, "write_workbook", write)
+    monkeypatch.setenv("BRECHA_JOBS", "2")
+    set_language("es")
+    out = tmp_path / "rep"
+    assert main(["--lang", "es", "report", str(study), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "el proceso que escribía brecha.xlsx terminó sin resultado (código 7)" in err, err
+    assert not out.exists()
+
+
+def test_nothing_starts_ahead_when_children_do_not_pay(tmp_path, monkeypatch, forks):
+    """Both cores busy while the command ran (BRECHA_JOBS unset): every step computes in its turn, here, and
+    no child is forked."""
+    monkeypatch.delenv("BRECHA_JOBS")
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(cores, "spare_cores", lambda: 0.05)
+    with forked.session() as children:
+        assert children is None
+        study = read_study(study_file(tmp_path, QUICK))
+        assert ahead.start(sections.STEPS, StudyResults(study, None, "infant")) == {}
+    assert forks == []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_ctrl_c_while_analyses_are_computed_ahead_ends_them_and_writes_nothing(tmp_path, monkeypatch, capsys,
+                                                                               forks):
+    study = study_file(tmp_path, QUICK)
+    parent = os.getpid()
+
+    def slow(res):
+        if os.getpid() != parent:
+            import time
+
+            time.sleep(120)  # still computing when Ctrl-C comes
+
+    def interrupt(res):
+        raise KeyboardInterrupt
+
+    replace_compute(monkeypatch, "gap_where", slow)
+    replace_compute(monkeypatch, "rates", interrupt)  # the first step, while the decomposition runs ahead
+    monkeypatch.setenv("BRECHA_JOBS", "2")
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    out = tmp_path / "rep"
+    outputs.forget_completed()
+    assert main(["--lang", "en", "report", str(study), "-o", str(out)]) == 130
+    assert capsys.readouterr().err == "Interrupted: nothing was written\n"
+    assert len(forks) == 1 and not _alive(forks[0])
+    assert not out.exists() and list(folder.iterdir()) == []
