@@ -52,7 +52,9 @@ class Step:
 STEPS = [
     Step("rates", "rates", rates.build, A.rates),
     Step("smoothing", "maps", maps.smoothed, A.smoothing, wants=("smoothing", "maps")),
-    Step("disparity", "disparity", disparity.build, A.disparity, wants=("disparity",)),
+    Step("disparity", "disparity", disparity.build, A.disparity, wants=("disparity",),
+         ahead=("reference", "disparity_year", "disparity_units_year", "disparity_pooled", "disparity_wide", "focus",
+                "focus_column")),
     Step("trends", "trends", trends.build, A.trends, wants=("trends",)),
     Step("distribution", "distribution", distribution.build, A.distribution, wants=("distribution",)),
     Step("inequality", "inequality", inequality.build, A.inequality, wants=("inequality",)),
