@@ -13,6 +13,7 @@ from brecha import cores
 @pytest.fixture
 def two_cores(monkeypatch):
     monkeypatch.setattr(cores, "_mine", lambda: {0, 1})
+    monkeypatch.setattr(cores, "_quota", lambda: None)  # no control group's limit, whatever this machine has
     monkeypatch.setattr(cores, "_ANSWER", [None])
     return monkeypatch
 
@@ -55,3 +56,20 @@ def test_a_real_busy_command_sees_between_none_and_all_its_other_cores_spare():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     spare, mine = float(out[0]), int(out[1])
     assert 0.0 <= spare <= mine - 1 + 0.2
+
+
+@pytest.mark.parametrize("text, quota", [("max 100000\n", None), ("200000 100000\n", 2.0), ("50000 100000", 0.5)])
+def test_a_control_groups_quota_is_read_from_cpu_max(tmp_path, text, quota):
+    path = tmp_path / "cpu.max"
+    path.write_text(text)
+    assert cores._quota(str(path)) == quota
+    assert cores._quota(str(tmp_path / "absent")) is None
+
+
+def test_a_container_limited_to_one_core_never_has_one_to_spare(two_cores):
+    """Both of the machine's cores idle but for the command, yet the control group allows one core: the
+    command's own; children would only share it."""
+    two_cores.setattr(cores, "_quota", lambda: 1.0)
+    two_cores.setattr(cores, "_LAST", [at(2.0, 100.0, 10.0)])
+    two_cores.setattr(cores, "_sample", lambda: (time.monotonic(), 102.0, 12.0))
+    assert cores.spare_cores() == 0.0

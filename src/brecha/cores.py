@@ -14,7 +14,8 @@ imports it first):
 
 where ``idle`` is the idle and iowait time of those cores (``/proc/stat``), ``own`` the CPU time of this
 process and of its children it has waited for (``os.times``), so the report's own figures never make the
-machine look busy, and the last 1 is the core the command itself needs. An idle 2-core machine gives about
+machine look busy, and the last 1 is the core the command itself needs. A control group's CPU quota (a
+container limited to fewer cores than the machine shows, ``cpu.max``) caps the cores before the 1 is taken. An idle 2-core machine gives about
 1, a machine where another job holds one of the 2 cores about 0. Where there is no ``/proc/stat`` it is None
 (the caller falls back to the load average); asked again within a quarter of a second, the last answer.
 """
@@ -31,6 +32,18 @@ def _mine() -> set:
         return set(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return set(range(os.cpu_count() or 1))
+
+
+def _quota(path: str = "/sys/fs/cgroup/cpu.max") -> float | None:
+    """The cores this process's control group may use at most (cgroup v2 ``cpu.max``: quota and period in
+    microseconds, e.g. ``200000 100000`` = 2 cores), None when unlimited or unknown. A container limited to
+    one core of a larger machine sees all the machine's cores in ``/proc/stat`` and in its affinity."""
+    try:
+        with open(path, encoding="ascii") as f:
+            quota, period = f.read().split()[:2]
+        return None if quota == "max" else int(quota) / int(period)
+    except (OSError, ValueError):
+        return None
 
 
 def _sample():
@@ -69,6 +82,7 @@ def spare_cores() -> float | None:
         return _ANSWER[0]
     cores = len(_mine())
     others = max(cores * elapsed - (now[1] - idle0) - (now[2] - own0), 0.0)
+    quota = _quota()
     _LAST[0] = now
-    _ANSWER[0] = max(cores - others / elapsed - 1.0, 0.0)
+    _ANSWER[0] = max(min(cores - others / elapsed, cores if quota is None else quota) - 1.0, 0.0)
     return _ANSWER[0]
