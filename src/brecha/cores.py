@@ -15,9 +15,10 @@ imports it first):
 where ``idle`` is the idle and iowait time of those cores (``/proc/stat``), ``own`` the CPU time of this
 process and of its children it has waited for (``os.times``), so the report's own figures never make the
 machine look busy, and the last 1 is the core the command itself needs. A control group's CPU quota (a
-container limited to fewer cores than the machine shows, ``cpu.max``) caps the cores before the 1 is taken. An idle 2-core machine gives about
-1, a machine where another job holds one of the 2 cores about 0. Where there is no ``/proc/stat`` it is None
-(the caller falls back to the load average); asked again within a quarter of a second, the last answer.
+container limited to fewer cores than the machine shows, ``cpu.max``) caps the cores before the 1 is taken.
+An idle 2-core machine gives about 1, a machine where another job holds one of the 2 cores about 0. Where
+there is no ``/proc/stat`` it is None (the caller falls back to the load average); asked again within a
+quarter of a second, the last answer.
 """
 from __future__ import annotations
 

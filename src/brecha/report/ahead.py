@@ -59,16 +59,8 @@ def _compute(step, results):
 def collect(pending: forked.Pending, step, results) -> None:
     """Put what the child computed for ``step`` on ``results``, as ``step.compute(results)`` would have; raise
     its warnings and its error here."""
-    try:
-        ok, payload, warned = pending.outcome()
-    except forked.ChildDied as exc:
-        raise AnalysisError(MSG("died", name=step.key, code=exc.code)) from None
-    forked.raise_warnings(warned)
-    if not ok:
-        if isinstance(payload, BaseException):
-            raise payload
-        raise AnalysisError(MSG("failed", name=step.key, reason=payload))
-    values, notes = payload
+    values, notes = forked.value_of(pending, died=lambda code: AnalysisError(MSG("died", name=step.key, code=code)),
+                                    failed=lambda text: AnalysisError(MSG("failed", name=step.key, reason=text)))
     for name, value in values.items():
         setattr(results, name, value)
     results.notes.extend(notes)

@@ -192,15 +192,8 @@ def write_report(report: Report, out: Path) -> dict:
 
 def _written(pending, path: Path) -> None:
     """Wait for the child writing ``path``; its error (a full disk, ...) is raised here as in a serial run."""
-    try:
-        ok, payload, warned = pending.outcome()
-    except forked.ChildDied as exc:
-        raise forked.WriteError(forked.MSG("died", name=path.name, code=exc.code)) from None
-    forked.raise_warnings(warned)
-    if not ok:
-        if isinstance(payload, BaseException):
-            raise payload
-        raise forked.WriteError(forked.MSG("failed", name=path.name, reason=payload))
+    forked.value_of(pending, died=lambda code: forked.WriteError(forked.MSG("died", name=path.name, code=code)),
+                    failed=lambda text: forked.WriteError(forked.MSG("failed", name=path.name, reason=text)))
 
 
 class _Clock:

@@ -76,9 +76,10 @@ SPARE_ENOUGH = 0.5  # cores other processes left free beside the report's own: c
 def pays(jobs: int) -> bool:
     """Whether children will run: asked for (``BRECHA_JOBS`` > 1), or else a core was free beside the
     report's own while it ran (:func:`brecha.cores.spare_cores` at least :data:`SPARE_ENOUGH`; where that
-    cannot be measured, the one-minute load average below the cores minus one). On a machine whose cores are busy children only queue
-    behind the report (measured at load 2 on 2 cores: no wall time gained, about 5 s more CPU for the default
-    Chilean report's figures), so there it would be a loss (docs/performance.md)."""
+    cannot be measured, the one-minute load average below the cores minus one). On a machine whose cores are
+    busy children only queue behind the report (measured at load 2 on 2 cores: no wall time gained, about
+    5 s more CPU for the default Chilean report's figures), so there it would be a loss
+    (docs/performance.md)."""
     if jobs <= 1 or not parallel_possible():
         return False
     if os.environ.get("BRECHA_JOBS", "").strip():
@@ -147,7 +148,7 @@ class Children:
 
     def __init__(self, jobs: int):
         self.jobs = jobs
-        self.folder = tempfile.mkdtemp(prefix="brecha-figures-")
+        self.folder = tempfile.mkdtemp(prefix="brecha-children-")
         self.running: list[Pending] = []  # queued children not reaped yet
         self.ahead: list[Pending] = []  # children started ahead, not reaped yet
         self.count = 0
@@ -240,6 +241,22 @@ def session(jobs: int | None = None):
     finally:
         _CURRENT.reset(token)
         children.close(failed)
+
+
+def value_of(pending: Pending, died, failed):
+    """What ``pending``'s work returned, as if it had run here: its warnings raised here, its error raised
+    here; ``died(code)`` and ``failed(text)`` make the error for a child that left no result and for an error
+    that could not travel back (the caller's own error class and words)."""
+    try:
+        ok, payload, warned = pending.outcome()
+    except ChildDied as exc:
+        raise died(exc.code) from None
+    raise_warnings(warned)
+    if not ok:
+        if isinstance(payload, BaseException):
+            raise payload
+        raise failed(payload)
+    return payload
 
 
 def raise_warnings(warned) -> None:
