@@ -1,4 +1,4 @@
-"""Analyses computed ahead in forked children, and the workbook and dashboard written in children
+"""Analyses computed ahead in forked children, and the workbook and the dashboard written in children
 (brecha.report.ahead, brecha.report.forked; issue 19): the same report byte for byte as the serial path,
 each ahead analysis computed once and in a child, its notes, warnings and errors reaching the report as in a
 serial run, a dying child named; a full disk while the workbook is written in a child stops the report as in
@@ -15,7 +15,7 @@ import pytest
 from brecha import cores, outputs
 from brecha.cli.main import main
 from brecha.i18n import set_language
-from brecha.report import ahead, excel, forked, render, sections
+from brecha.report import ahead, dashboard, excel, forked, render, sections
 from brecha.report.analyses import StudyResults
 from brecha.report.build import build_report
 from brecha.report.calls import Unavailable
@@ -245,23 +245,25 @@ def test_each_step_computed_ahead_sets_only_the_results_it_names(tmp_path):
         assert changed == set(step.ahead), step.key  # this study asks for every result the step can set
 
 
-def test_a_full_disk_while_the_workbook_is_written_in_a_child_stops_the_report_naming_the_folder(
-        tmp_path, monkeypatch, capsys):
-    """As in the serial path (test_report_folder.py): exit 2, the folder named, the earlier report intact."""
+@pytest.mark.parametrize("module, function", [(excel, "write_workbook"), (dashboard, "render_dashboard")])
+def test_a_full_disk_while_a_file_is_written_in_a_child_stops_the_report_naming_the_folder(
+        tmp_path, monkeypatch, capsys, module, function):
+    """The workbook and the dashboard are written in children: as in the serial path
+    (test_report_folder.py), exit 2, the folder named, the earlier report intact."""
     study = study_file(tmp_path, QUICK)
     out = tmp_path / "rep"
     monkeypatch.setenv("BRECHA_JOBS", "1")
     assert main(["--lang", "en", "report", str(study), "-o", str(out)]) == 0
     before = files_of(out)
     parent = os.getpid()
-    real = excel.write_workbook
+    real = getattr(module, function)
 
-    def write(report, path):
+    def write(*args):
         if os.getpid() != parent:
             raise OSError(28, "No space left on device")
-        return real(report, path)
+        return real(*args)
 
-    monkeypatch.setattr(excel, "write_workbook", write)
+    monkeypatch.setattr(module, function, write)
     monkeypatch.setenv("BRECHA_JOBS", "2")
     outputs.forget_completed()
     capsys.readouterr()
