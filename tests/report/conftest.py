@@ -1,5 +1,9 @@
-"""Shared fixtures of the report tests: a small real study (Aysén region) built once, and the default
-Chilean report built once (used by the default-report test and the browser test)."""
+"""Shared fixtures of the report tests: a small real study (Aysén region) built once, the default Chilean
+report built once (used by the default-report test and the browser test), and what the tests of the forked
+children share (forks, own_tmp, files_of)."""
+import os
+import tempfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -77,3 +81,62 @@ def default_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("default_report")
     report = build_report(example_study("chile"), out, lang="en")
     return report, out
+
+
+class Forks(list):
+    """The pids of the children the report forked; :meth:`alive`: those still running."""
+
+    def alive(self) -> list:
+        out = []
+        for pid in self:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                continue
+            out.append(pid)
+        return out
+
+
+@pytest.fixture
+def forks(monkeypatch) -> Forks:
+    """The pids of the children the report forks (counted in the report's process only)."""
+    pids = Forks()
+    real = os.fork
+
+    def fork():
+        pid = real()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    return pids
+
+
+@pytest.fixture
+def own_tmp(tmp_path, monkeypatch):
+    """The children's folder goes under the test's folder, so a leftover one is seen."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def _files_of(root: Path) -> dict:
+    """Every file's bytes; a workbook by its members (the zip stores the time it was written)."""
+    out = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file():
+            name = p.relative_to(root).as_posix()
+            if p.suffix == ".xlsx":
+                with zipfile.ZipFile(p) as z:
+                    out[name] = {m: z.read(m) for m in z.namelist()}
+            else:
+                out[name] = p.read_bytes()
+    return out
+
+
+@pytest.fixture
+def files_of():
+    """``files_of(folder)``: every file's bytes, a workbook by its members, to compare two reports."""
+    return _files_of

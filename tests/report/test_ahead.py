@@ -5,9 +5,7 @@ serial run, a dying child named; a full disk while the workbook is written in a 
 the serial path."""
 import dataclasses
 import os
-import tempfile
 import warnings
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -76,36 +74,6 @@ def study_file(tmp_path, text) -> Path:
     return path
 
 
-@pytest.fixture
-def forks(monkeypatch):
-    """The pids of the children the report forks (counted in the report's process only)."""
-    pids = []
-    real = os.fork
-
-    def fork():
-        pid = real()
-        if pid:
-            pids.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", fork)
-    return pids
-
-
-def files_of(root: Path) -> dict:
-    """Every file's bytes; a workbook by its members (the zip stores the time it was written)."""
-    out = {}
-    for p in sorted(root.rglob("*")):
-        if p.is_file():
-            name = p.relative_to(root).as_posix()
-            if p.suffix == ".xlsx":
-                with zipfile.ZipFile(p) as z:
-                    out[name] = {m: z.read(m) for m in z.namelist()}
-            else:
-                out[name] = p.read_bytes()
-    return out
-
-
 @pytest.fixture(autouse=True)
 def registry():
     """The report's registry of steps as it was, after each test (replace_compute changes it in place)."""
@@ -126,7 +94,8 @@ def report_with(study, monkeypatch, jobs: str, out=None):
     return build_report(read_study(study), out, lang="en", write=out is not None)
 
 
-def test_the_report_with_analyses_ahead_is_the_serial_report_byte_for_byte(tmp_path, monkeypatch, forks):
+def test_the_report_with_analyses_ahead_is_the_serial_report_byte_for_byte(tmp_path, monkeypatch, forks,
+                                                                             files_of):
     """The decomposition and the spatial analysis computed in children, the workbook and the dashboard
     written in children: every file is the serial run's, the workbook member by member."""
     study = study_file(tmp_path, BOTH)
@@ -247,7 +216,7 @@ def test_each_step_computed_ahead_sets_only_the_results_it_names(tmp_path):
 
 @pytest.mark.parametrize("module, function", [(excel, "write_workbook"), (dashboard, "render_dashboard")])
 def test_a_full_disk_while_a_file_is_written_in_a_child_stops_the_report_naming_the_folder(
-        tmp_path, monkeypatch, capsys, module, function):
+        tmp_path, monkeypatch, capsys, module, function, files_of):
     """The workbook and the dashboard are written in children: as in the serial path
     (test_report_folder.py), exit 2, the folder named, the earlier report intact."""
     study = study_file(tmp_path, QUICK)
@@ -304,16 +273,8 @@ def test_nothing_starts_ahead_when_children_do_not_pay(tmp_path, monkeypatch, fo
     assert forks == []
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 def test_ctrl_c_while_analyses_are_computed_ahead_ends_them_and_writes_nothing(tmp_path, monkeypatch, capsys,
-                                                                               forks):
+                                                                               forks, own_tmp):
     study = study_file(tmp_path, QUICK)
     parent = os.getpid()
 
@@ -329,15 +290,12 @@ def test_ctrl_c_while_analyses_are_computed_ahead_ends_them_and_writes_nothing(t
     replace_compute(monkeypatch, "gap_where", slow)
     replace_compute(monkeypatch, "rates", interrupt)  # the first step, while the decomposition runs ahead
     monkeypatch.setenv("BRECHA_JOBS", "2")
-    folder = tmp_path / "tmp"
-    folder.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(folder))
     out = tmp_path / "rep"
     outputs.forget_completed()
     assert main(["--lang", "en", "report", str(study), "-o", str(out)]) == 130
     assert capsys.readouterr().err == "Interrupted: nothing was written\n"
-    assert len(forks) == 2 and not any(_alive(pid) for pid in forks)  # the disparity and the decomposition
-    assert not out.exists() and list(folder.iterdir()) == []
+    assert len(forks) == 2 and forks.alive() == []  # the disparity and the decomposition
+    assert not out.exists() and list(own_tmp.iterdir()) == []
 
 
 def test_a_result_the_child_left_alone_is_not_sent_back_over_the_parents(monkeypatch):

@@ -2,10 +2,7 @@
 path, each figure drawn once, a failing or dying child named in a clear error, Ctrl-C leaves no partial
 report and no child behind, BRECHA_JOBS=1 draws everything in the report's own process."""
 import os
-import tempfile
 import warnings
-import zipfile
-from pathlib import Path
 
 import pytest
 
@@ -25,50 +22,10 @@ def english():
 
 
 @pytest.fixture
-def forks(monkeypatch):
-    """The pids of the children the report forks (counted in the report's process only)."""
-    pids = []
-    real = os.fork
-
-    def fork():
-        pid = real()
-        if pid:
-            pids.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", fork)
-    return pids
-
-
-@pytest.fixture
 def one_per_child(monkeypatch):
     """Every figure handed to a child at once (a batch of one): the tiny study's two figures would otherwise
     still be waiting at the end, and be drawn in the report's own process."""
     monkeypatch.setattr(render, "BATCH", 1)
-
-
-@pytest.fixture
-def own_tmp(tmp_path, monkeypatch):
-    """The children's folder goes under the test's folder, so a leftover one is seen."""
-    folder = tmp_path / "tmp"
-    folder.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(folder))
-    return folder
-
-
-def files_of(root: Path) -> dict:
-    """Every file's bytes; a workbook by its members (the zip stores the time it was written)."""
-    out = {}
-    for p in sorted(root.rglob("*")):
-        if not p.is_file():
-            continue
-        name = p.relative_to(root).as_posix()
-        if p.suffix == ".xlsx":
-            with zipfile.ZipFile(p) as z:
-                out[name] = {m: z.read(m) for m in z.namelist()}
-        else:
-            out[name] = p.read_bytes()
-    return out
 
 
 def report(study, out, monkeypatch, jobs: str) -> int:
@@ -78,7 +35,7 @@ def report(study, out, monkeypatch, jobs: str) -> int:
 
 
 def test_parallel_figures_are_the_serial_bytes_each_drawn_once(small_study_path, tmp_path, monkeypatch, forks,
-                                                               own_tmp):
+                                                               own_tmp, files_of):
     """The small study has maps: one canvas recoloured for three maps, whose later maps start from the
     earlier one's layout. Every file of the report, figures included, is the same byte for byte."""
     log = tmp_path / "drawn"
@@ -127,7 +84,7 @@ def test_a_figure_failing_in_a_child_names_the_figure(tiny_study_path, tmp_path,
     assert "Error: figure national_rate.svg could not be drawn: RuntimeError: no font for this text" in err, err
     assert "Traceback" not in err
     assert not out.exists() and list(own_tmp.iterdir()) == []
-    assert forks and all(not _alive(pid) for pid in forks)
+    assert forks and forks.alive() == []
 
 
 def test_a_child_that_dies_is_a_clear_error(tiny_study_path, tmp_path, monkeypatch, capsys, forks, own_tmp,
@@ -150,7 +107,8 @@ def test_a_child_that_dies_is_a_clear_error(tiny_study_path, tmp_path, monkeypat
 
 
 def test_a_full_disk_in_a_child_stops_the_report_naming_the_folder(tiny_study_path, tmp_path, monkeypatch,
-                                                                   capsys, forks, own_tmp, one_per_child):
+                                                                   capsys, forks, own_tmp, one_per_child,
+                                                                   files_of):
     """As in the serial path (test_report_folder.py): exit 2, the folder named, the earlier report intact."""
     out = tmp_path / "rep"
     assert report(tiny_study_path, out, monkeypatch, "1") == 0
@@ -193,7 +151,7 @@ def test_ctrl_c_while_children_draw_ends_them_and_writes_nothing(small_study_pat
     # a child for every figure at once: with fewer, the report would wait for a sleeping child to end
     assert report(small_study_path, out, monkeypatch, "64") == 130
     assert capsys.readouterr().err == "Interrupted: nothing was written\n"
-    assert forks and all(not _alive(pid) for pid in forks)
+    assert forks and forks.alive() == []
     assert not out.exists() and list(own_tmp.iterdir()) == []
     assert [p.name for p in tmp_path.iterdir() if "brecha-" in p.name] == []
 
@@ -239,10 +197,3 @@ def test_jobs_come_from_brecha_jobs_and_children_start_only_when_a_core_is_idle(
     monkeypatch.setattr(os, "getloadavg", lambda: (1.5, 0.0, 0.0))
     assert not render.pays(2)
 
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
