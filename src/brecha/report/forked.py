@@ -1,9 +1,10 @@
 """Work done in forked child processes while the report goes on, when a core is idle (issue 19).
 
 Three kinds of the report's work run in children: its figures (:mod:`brecha.report.render`), the analyses
-computed ahead of their turn (:mod:`brecha.report.ahead`: the decompositions of "Where is the gap?" and the
-spatial analysis, which need only the Panel) and the Excel workbook (:func:`brecha.report.build.write_report`,
-written while the parent writes the page, the dashboard and the CSV files). This module is what they share:
+computed ahead of their turn (:mod:`brecha.report.ahead`: the gap against the reference, the decompositions
+of "Where is the gap?" and the spatial analysis, which need only the Panel) and the Excel workbook and the
+dashboard (:func:`brecha.report.build.write_report`, written while the parent writes the CSV files, the
+figures and the page). This module is what they share:
 the rule deciding whether children pay, the children of one report (:class:`Children`) and a child's result
 (:class:`Pending`).
 
@@ -116,14 +117,12 @@ class Pending:
         self.code = None  # the child's exit status, once reaped
         self._outcome = None
 
-    def reap(self, block: bool = True) -> bool:
+    def reap(self) -> None:
+        """Wait for the child to end (once); it leaves its group of running children."""
         if self.code is None:
-            pid, status = os.waitpid(self.pid, 0 if block else os.WNOHANG)
-            if pid == 0:
-                return False
+            _pid, status = os.waitpid(self.pid, 0)
             self.code = os.waitstatus_to_exitcode(status)
             self.group.remove(self)
-        return True
 
     def outcome(self) -> tuple:
         """``(ok, payload, warnings)``: ``ok`` and the work's return value, or ``False`` and the exception it
@@ -144,7 +143,8 @@ class Pending:
 
 class Children:
     """The children of one report, their results in one temporary folder: at most ``jobs`` queued ones (the
-    figures, the workbook) at once, and the few analyses started ahead (:meth:`start`) beside them."""
+    figures, the workbook, the dashboard) at once, and the few analyses started ahead (:meth:`start`) beside
+    them."""
 
     def __init__(self, jobs: int):
         self.jobs = jobs

@@ -21,7 +21,7 @@ import contextlib
 from ..errors import BrechaError
 from ..i18n import Catalog
 from . import forked
-from .forked import INTERRUPTED, default_jobs, parallel_possible, pays  # noqa: F401 - importable from here
+from .forked import default_jobs, parallel_possible, pays  # noqa: F401 - importable from here
 
 MSG = Catalog({
     "failed": ("no se pudo dibujar la figura {name}: {reason}", "figure {name} could not be drawn: {reason}"),
