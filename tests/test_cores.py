@@ -58,12 +58,56 @@ def test_a_real_busy_command_sees_between_none_and_all_its_other_cores_spare():
     assert 0.0 <= spare <= mine - 1 + 0.2
 
 
-@pytest.mark.parametrize("text, quota", [("max 100000\n", None), ("200000 100000\n", 2.0), ("50000 100000", 0.5)])
-def test_a_control_groups_quota_is_read_from_cpu_max(tmp_path, text, quota):
-    path = tmp_path / "cpu.max"
-    path.write_text(text)
-    assert cores._quota(str(path)) == quota
-    assert cores._quota(str(tmp_path / "absent")) is None
+def cgroups(tmp_path, membership: str, files: dict) -> tuple[str, str]:
+    """A fake ``/proc/self/cgroup`` and cgroup mount: ``files`` maps a path under the mount to its text."""
+    proc = tmp_path / "proc_self_cgroup"
+    proc.write_text(membership)
+    root = tmp_path / "sys_fs_cgroup"
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return str(proc), str(root)
+
+
+@pytest.mark.parametrize("membership, files, quota", [
+    # cgroup v2, the container's group mounted as the root (a cgroup namespace: docker, podman, k8s)
+    ("0::/\n", {"cgroup.controllers": "cpu", "cpu.max": "max 100000\n"}, None),
+    ("0::/\n", {"cgroup.controllers": "cpu", "cpu.max": "200000 100000\n"}, 2.0),
+    ("0::/\n", {"cgroup.controllers": "cpu", "cpu.max": "50000 100000"}, 0.5),
+    # v2 seen from the host: the process's own group, and a parent's tighter limit binds it
+    ("0::/user.slice/job\n", {"cgroup.controllers": "cpu", "user.slice/job/cpu.max": "300000 100000",
+                              "user.slice/cpu.max": "150000 100000"}, 1.5),
+    # cgroup v1 (older Docker and RHEL 7 hosts): cfs quota and period, -1 = unlimited
+    ("4:memory:/x\n3:cpu,cpuacct:/\n0::/\n", {"cpu,cpuacct/cpu.cfs_quota_us": "100000\n",
+                                               "cpu,cpuacct/cpu.cfs_period_us": "100000\n"}, 1.0),
+    ("3:cpu,cpuacct:/\n", {"cpu,cpuacct/cpu.cfs_quota_us": "-1\n", "cpu,cpuacct/cpu.cfs_period_us": "100000"}, None),
+    # v1 without a cgroup namespace: the path of /proc/self/cgroup is not under the mount, the root is the group
+    ("1:cpu:/docker/0123abcd\n", {"cpu/cpu.cfs_quota_us": "250000", "cpu/cpu.cfs_period_us": "100000"}, 2.5),
+    # a hybrid host (v1 controllers, v2 at unified/ without cpu.max), as this machine: unlimited
+    ("1:cpu:/\n0::/\n", {"cpu/cpu.cfs_quota_us": "-1", "cpu/cpu.cfs_period_us": "100000",
+                          "unified/cgroup.controllers": ""}, None),
+    ("", {}, None),  # no control group at all
+])
+def test_a_control_groups_cpu_quota_is_found_in_v1_and_v2(tmp_path, membership, files, quota):
+    proc, root = cgroups(tmp_path, membership, files)
+    assert cores._quota(proc, root) == quota
+    assert cores._quota(str(tmp_path / "absent"), root) is None
+
+
+@pytest.mark.parametrize("quota, want", [(None, 4), (1.0, 1), (1.5, 2), (0.5, 1), (8.0, 4)])
+def test_the_usable_cores_are_the_affinity_capped_by_the_quota(monkeypatch, quota, want):
+    """What the bootstraps' threads (brecha.threads.worker_count) use: a quota of 1.5 cores is two threads,
+    of half a core one."""
+    from brecha.threads import worker_count
+
+    monkeypatch.setattr(cores, "_mine", lambda: {0, 1, 2, 3})
+    monkeypatch.setattr(cores, "_quota", lambda: quota)
+    monkeypatch.delenv("BRECHA_JOBS", raising=False)
+    assert cores.usable() == want
+    assert worker_count() == want and worker_count(pieces=1) == 1
+    monkeypatch.setenv("BRECHA_JOBS", "3")  # the user's own number is kept, quota or not
+    assert worker_count() == 3
 
 
 def test_a_container_limited_to_one_core_never_has_one_to_spare(two_cores):

@@ -15,13 +15,16 @@ imports it first):
 where ``idle`` is the idle and iowait time of those cores (``/proc/stat``), ``own`` the CPU time of this
 process and of its children it has waited for (``os.times``), so the report's own figures never make the
 machine look busy, and the last 1 is the core the command itself needs. A control group's CPU quota (a
-container limited to fewer cores than the machine shows, ``cpu.max``) caps the cores before the 1 is taken.
+container limited to fewer cores than the machine shows: cgroup v2 ``cpu.max`` or v1 ``cpu.cfs_quota_us``,
+the tightest of the group and its parents) caps the cores before the 1 is taken. :func:`usable`, the cores
+the bootstraps' threads use (:func:`brecha.threads.worker_count`), is capped by the same quota.
 An idle 2-core machine gives about 1, a machine where another job holds one of the 2 cores about 0. Where
 there is no ``/proc/stat`` it is None (the caller falls back to the load average); asked again within a
 quarter of a second, the last answer.
 """
 from __future__ import annotations
 
+import math
 import os
 import time
 
@@ -35,16 +38,80 @@ def _mine() -> set:
         return set(range(os.cpu_count() or 1))
 
 
-def _quota(path: str = "/sys/fs/cgroup/cpu.max") -> float | None:
-    """The cores this process's control group may use at most (cgroup v2 ``cpu.max``: quota and period in
-    microseconds, e.g. ``200000 100000`` = 2 cores), None when unlimited or unknown. A container limited to
-    one core of a larger machine sees all the machine's cores in ``/proc/stat`` and in its affinity."""
+def _quota(proc_cgroup: str = "/proc/self/cgroup", root: str = "/sys/fs/cgroup") -> float | None:
+    """The cores this process's control group may use at most, None when unlimited or unknown. A container
+    limited to one core of a larger machine sees all the machine's cores in ``/proc/stat`` and in its
+    affinity; only its control group says so.
+
+    cgroup v2 (``0::/PATH`` in ``/proc/self/cgroup``): ``cpu.max``, quota and period in microseconds
+    (``200000 100000`` = 2 cores, ``max`` = unlimited). cgroup v1 (a line whose controllers include ``cpu``):
+    ``cpu.cfs_quota_us`` / ``cpu.cfs_period_us`` (quota -1 = unlimited). The limit is the smallest of the
+    process's group and of every group above it (a parent's limit binds its children); inside a container
+    whose own group is mounted as the root, the root's files are the container's.
+    """
     try:
-        with open(path, encoding="ascii") as f:
+        with open(proc_cgroup, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    limits = []
+    for line in lines:
+        number, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        if number == "0" and controllers == "":  # v2: mounted at the root, or at unified/ beside v1's
+            base = next((b for b in (root, os.path.join(root, "unified"))
+                         if os.path.exists(os.path.join(b, "cgroup.controllers"))), None)
+            name = "v2"
+            if base is None:
+                continue
+        elif "cpu" in controllers.split(","):
+            base = next((os.path.join(root, d) for d in (controllers, "cpu", "cpu,cpuacct", "cpuacct,cpu")
+                         if os.path.isdir(os.path.join(root, d))), None)
+            name = "v1"
+            if base is None:
+                continue
+        else:
+            continue
+        for folder in _groups(base, path):
+            found = _cpu_max(folder) if name == "v2" else _cfs(folder)
+            if found is not None:
+                limits.append(found)
+    return min(limits) if limits else None
+
+
+def _groups(base: str, path: str) -> list[str]:
+    """The folders of a cgroup path and of every group above it that exist under ``base`` (the mount)."""
+    parts = [p for p in path.strip().split("/") if p]
+    folders = [os.path.join(base, *parts[:i]) for i in range(len(parts), 0, -1)]
+    return [f for f in folders if os.path.isdir(f)] + [base]
+
+
+def _cpu_max(folder: str) -> float | None:
+    try:
+        with open(os.path.join(folder, "cpu.max"), encoding="ascii") as f:
             quota, period = f.read().split()[:2]
         return None if quota == "max" else int(quota) / int(period)
     except (OSError, ValueError):
         return None
+
+
+def _cfs(folder: str) -> float | None:
+    try:
+        with open(os.path.join(folder, "cpu.cfs_quota_us"), encoding="ascii") as f:
+            quota = int(f.read().strip())
+        with open(os.path.join(folder, "cpu.cfs_period_us"), encoding="ascii") as f:
+            period = int(f.read().strip())
+        return None if quota <= 0 or period <= 0 else quota / period
+    except (OSError, ValueError):
+        return None
+
+
+def usable() -> int:
+    """The cores this process may use: its affinity, capped by its control group's quota rounded up (a
+    quota of 1.5 cores is worth two threads: each gets three quarters of a core), at least 1."""
+    cores = len(_mine())
+    quota = _quota()
+    return max(min(cores, math.ceil(quota - 1e-9)) if quota is not None else cores, 1)
 
 
 def _sample():

@@ -7,7 +7,8 @@ back in the order of the pieces, whatever order they finish in, so the output do
 number of threads (the same bytes with 1 or 8).
 
 How many: ``BRECHA_JOBS`` (a whole number >= 1; 1 runs everything in the calling thread) or else the
-cores this process may use (``os.sched_getaffinity``), never more than the pieces. An error in a piece is
+cores this process may use (``os.sched_getaffinity``, capped by a container's CPU quota:
+:func:`brecha.cores.usable`), never more than the pieces. An error in a piece is
 raised in the caller as it was raised in the piece; on Ctrl-C the pieces not started are cancelled.
 
 The linear-algebra library's own threads (OpenBLAS) are another matter: on the small dense problems brecha
@@ -68,10 +69,9 @@ def worker_count(pieces: int | None = None) -> int:
 
         raise InputError(MSG("bad_jobs", value=raw), hint=MSG("bad_jobs_hint"))
     if wanted < 1:
-        try:
-            wanted = len(os.sched_getaffinity(0))
-        except (AttributeError, OSError):
-            wanted = os.cpu_count() or 1
+        from .cores import usable
+
+        wanted = usable()
     if pieces is not None:
         wanted = min(wanted, max(int(pieces), 1))
     return max(wanted, 1)

@@ -184,6 +184,7 @@ def test_jobs_come_from_brecha_jobs_and_children_start_only_when_a_core_is_idle(
     monkeypatch.setenv("BRECHA_JOBS", "1")
     assert render.default_jobs() == 1 and not render.pays(1)
     monkeypatch.delenv("BRECHA_JOBS")
+    monkeypatch.setattr(cores, "_quota", lambda: None)  # no container's CPU quota (tests/test_cores.py)
     assert render.default_jobs() == len(os.sched_getaffinity(0))
     monkeypatch.setattr(cores, "spare_cores", lambda: 0.93)
     assert render.pays(2)  # the other core was free while the command ran (brecha.cores)
