@@ -161,3 +161,53 @@ def test_plot_writes_the_figure_with_each_segment_apc(panel_file, tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["--lang", "en", "trends", str(panel_file), "--method", "joinpoint", "--plot",
                  str(tmp_path / "x.pdf")]) == 2
+
+
+def _figure_apcs(svg: str) -> list[str]:
+    import re
+
+    return re.findall(r">APC (-?\d+\.\d) %(\*?)<", svg)  # one series: "APC -3.1 %*" on each segment
+
+
+@pytest.mark.parametrize("example, options", [
+    ("argentina", ["--weights", "poisson"]),   # weighted: 2 joinpoints (2007, 2021); unweighted 1 (2021)
+    ("brazil", ["--selection", "permutation"]),  # 4,499 permutations: 1 joinpoint (2011); WBIC 2 (2010, 2015)
+    ("brazil", ["--alpha", "0.1"]),            # the last segment (p 0.089) is starred at alpha 0.1
+])
+def test_the_plot_draws_the_tables_model_whatever_the_options(tmp_path, example, options):
+    """The figure is drawn from the fits behind the table's rows: with Poisson weights or the permutation
+    selection it used to refit with neither (another model than the table's: Argentina's weighted fit has two
+    joinpoints, the unweighted one; Brazil's permutation test keeps one, WBIC two), and its stars ignored
+    --alpha. Every segment of the table is on the figure with its APC, starred when p < alpha, and no other."""
+    out, fig = tmp_path / "c.csv", tmp_path / "c.svg"
+    assert main(["--lang", "en", "trends", "--example", example, "--method", "joinpoint", "--level", "country",
+                 *options, "--plot", str(fig), "-o", str(out)]) == 0
+    seg = pd.read_csv(out, dtype={"unit": str})
+    seg = seg[seg["row"] == "segment"]
+    alpha = float(options[1]) if options[0] == "--alpha" else 0.05
+    want = [(f"{a:.1f}", "*" if p < alpha else "") for a, p in zip(seg["apc"], seg["p_value"])]
+    assert _figure_apcs(fig.read_text(encoding="utf-8")) == want
+    assert len(want) == {"argentina": 3, "brazil": 2 if "permutation" in options else 3}[example]
+    if options[0] == "--alpha":
+        assert want[-1][1] == "*" and seg["p_value"].iloc[-1] > 0.05
+
+
+def test_the_kept_fits_are_the_single_series_fits(tmp_path):
+    """trends(..., fits=) keeps each unit's fitted curve: the same as brecha.trends.joinpoint on that unit's
+    series alone (an independent path: one series, not the units' batched fit), weights included."""
+    from brecha import datasets
+    from brecha.trends import joinpoint, trends
+
+    panel = datasets.argentina()
+    fits = {}
+    table = trends(panel, method="joinpoint", weights="poisson", fits=fits)
+    assert set(fits) == set(table["unit"].astype(str))
+    ev = panel.events("infant")
+    for unit in ["02", "06", "94"]:
+        g = ev[ev["unit"].astype(str) == unit].sort_values("year")
+        e = g["events"].to_numpy(float)
+        alone = joinpoint(g["year"].to_numpy(float), counts=np.where(e == 0, 0.5, e),
+                          births=g["births"].to_numpy(float), weights="poisson")
+        np.testing.assert_allclose(fits[unit]["fitted"], alone.fitted, rtol=1e-10)
+        assert fits[unit]["joinpoints"] == tuple(alone.joinpoints[0])
+        np.testing.assert_allclose(fits[unit]["segments"]["apc"], alone.segments["apc"], rtol=1e-10)

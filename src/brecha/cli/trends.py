@@ -244,6 +244,7 @@ def run(args) -> int:
         warnings.simplefilter("ignore")  # panel warnings are shown by `brecha panel`
         panel = load_region_subset(args)
     warn_missing_years(panel, args.years)  # not a panel warning: about what was asked
+    fits = {} if args.plot else None  # the fits behind the table's rows, for --plot
     result = trends(panel, outcome=args.outcome, years=args.years, method=args.method, rho=args.rho,
                     zero=args.zero, alpha=args.alpha, level=args.level, df=args.df, min_years=args.min_years,
                     iterate=not args.two_step, max_joinpoints=args.max_joinpoints, selection=args.selection,
@@ -251,7 +252,7 @@ def run(args) -> int:
                     aapc_years=(args.aapc_years[0], args.aapc_years[-1]) if args.aapc_years else None,
                     max_zero_share=args.max_zero_share, incomplete=args.incomplete, continuous=args.continuous,
                     min_end=args.min_end, min_between=args.min_between, aapc_ci=args.aapc_ci,
-                    n_resamples=args.resamples, family=args.family)
+                    n_resamples=args.resamples, family=args.family, fits=fits)
     result.insert(result.columns.get_loc("method") + 1, "trend_label", result["trend"].map(trend_label))
     for col in ("start_year", "end_year"):  # years are whole numbers in every table (2005, not 2005.0)
         if col in result.columns:
@@ -283,7 +284,7 @@ def run(args) -> int:
     if args.plot:
         from .trends_plot import write_plot
 
-        write_plot(args, panel, result)
+        write_plot(args, panel, result, fits)
     if args.method != "joinpoint" or not getattr(args, "output", None):
         write_result(table, args, list(table.columns))  # notes printed as everywhere; .xlsx: a 'notes' sheet
         if jump is not None:

@@ -34,36 +34,32 @@ def check_plot(path: str, family: str = "gaussian") -> None:
         raise InputError(MSG("bad_plot", suffix=suffix or "-"), file=str(path), argument="plot")
 
 
-def write_plot(args, panel, result) -> None:
-    """Fit each unit's joinpoint as ``result`` did (rule, options) and draw it to ``args.plot``."""
+def write_plot(args, panel, result, fits: dict) -> None:
+    """Draw to ``args.plot`` the fits the table's rows came from (``fits``: :func:`brecha.trends.trends`'s
+    ``fits``), never a second fit: the figure shows the table's model whatever the options (weights, the
+    permutation selection, the zero rule). The observed rates are the unit's own deaths over births."""
     import numpy as np
 
     from ..errors import InputError
     from ..outputs import write_file
     from ..report import figures_joinpoint as FJ
-    from ..trends import joinpoint
     from ..trends.apc import _event_table
 
-    units = [u for u in result.loc[result["row"] == "aapc", "unit"].astype(str).unique()]
+    units = [u for u in result.loc[result["row"] == "aapc", "unit"].astype(str).unique() if u in fits]
     if len(units) > 30:
         raise InputError(MSG("too_many", n=len(units)), hint=MSG("too_many_hint"), argument="plot")
     table, names, _, _ = _event_table(panel, args.outcome, args.years, args.level, args.incomplete)
-    fits = {}
     unit_col = np.asarray(table["unit"]).astype(str)
+    shown = {}
     for unit in units:
         keep = unit_col == unit
         x = np.asarray(table["year"])[keep].astype(float)
         e = np.asarray(table["events"])[keep].astype(float)
         b = np.asarray(table["births"])[keep].astype(float)
         ok = np.isfinite(e) & np.isfinite(b) & (b > 0)
-        x, e, b = x[ok], e[ok], b[ok]
-        order = np.argsort(x)
-        x, e, b = x[order], e[order], b[order]
-        fit = joinpoint(x, counts=np.where(e == 0, 0.5, e), births=b, max_joinpoints=args.max_joinpoints,
-                        selection=args.selection if args.selection != "permutation" else "wbic",
-                        continuous=args.continuous, min_end=args.min_end, min_between=args.min_between)
-        fits[unit] = {"year": x, "rate": 1000 * e / b, "fitted": fit.fitted, "segments": fit.segments,
-                      "joinpoints": fit.joinpoints[0]}
+        order = np.argsort(x[ok])
+        shown[unit] = {**fits[unit], "observed_year": x[ok][order], "rate": (1000 * e / b)[ok][order]}
+    fits = shown
 
     def fmt(v):
         text = f"{v:.1f}"
@@ -74,10 +70,11 @@ def write_plot(args, panel, result) -> None:
     fmt_name = args.plot.rsplit(".", 1)[-1].lower()
     if len(fits) == 1:
         figure = FJ.joinpoint_chart("plot", next(iter(fits.values())), ylabel=MSG("ylabel"), apc_label=MSG("apc"),
-                                    fmt=fmt, fmt_out=fmt_name)
+                                    fmt=fmt, fmt_out=fmt_name, alpha=args.alpha)
     else:
         labels = {u: names.get(u, u) or u for u in fits}
-        figure = FJ.joinpoint_multiples("plot", fits, labels=labels, apc_label=MSG("apc"), fmt=fmt, fmt_out=fmt_name)
+        figure = FJ.joinpoint_multiples("plot", fits, labels=labels, apc_label=MSG("apc"), fmt=fmt, fmt_out=fmt_name,
+                                        alpha=args.alpha)
 
     def write(temp):
         with open(temp, "wb") as handle:

@@ -12,13 +12,14 @@ def _apc_text(apc: float, lang_apc: str, fmt) -> str:
     return f"{lang_apc} {fmt(apc)} %"
 
 
-def _draw(ax, fit, apc_label, fmt, lower=None, upper=None, small=False):
-    x, rate, fitted = fit["year"], fit["rate"], fit["fitted"]
+def _draw(ax, fit, apc_label, fmt, lower=None, upper=None, small=False, alpha=0.05):
+    x, fitted = fit["year"], fit["fitted"]
+    seen, rate = fit.get("observed_year", x), fit["rate"]
     if lower is not None and upper is not None:
-        ax.errorbar(x, rate, yerr=[rate - lower, upper - rate], fmt="o", color=MUTED, markersize=3 if not small
+        ax.errorbar(seen, rate, yerr=[rate - lower, upper - rate], fmt="o", color=MUTED, markersize=3 if not small
                     else 2, elinewidth=0.8, capsize=0)
     else:
-        ax.plot(x, rate, "o", color=MUTED, markersize=3 if not small else 2)
+        ax.plot(seen, rate, "o", color=MUTED, markersize=3 if not small else 2)
     segs = fit["segments"]
     for _, s in segs.iterrows():
         inside = (x >= s["start_year"]) & (x <= s["end_year"])
@@ -27,7 +28,7 @@ def _draw(ax, fit, apc_label, fmt, lower=None, upper=None, small=False):
         ys = np.exp(np.interp(xs, x, np.log(fitted)))
         ax.plot(xs, ys, color=ACCENT, linewidth=2 if not small else 1.5)
         mid = (s["start_year"] + s["end_year"]) / 2
-        star = "*" if s["p_value"] < 0.05 else ""
+        star = "*" if s["p_value"] < alpha else ""
         ax.annotate(f"{fmt(s['apc'])}{star}" if small else _apc_text(s["apc"], apc_label, fmt) + star,
                     (mid, float(np.exp(np.interp(mid, x, np.log(fitted))))), textcoords="offset points",
                     xytext=(0, 7), ha="center", fontsize=7 if small else 8, color=INK,
@@ -37,12 +38,14 @@ def _draw(ax, fit, apc_label, fmt, lower=None, upper=None, small=False):
 
 
 def joinpoint_chart(name: str, fit: dict, *, ylabel: str, apc_label: str, fmt, lower=None, upper=None,
-                    caption: str = "", alt: str = "", fmt_out: str = "svg") -> Figure:
-    """One series: ``fit`` has ``year, rate, fitted, segments, joinpoints`` (analyses_joinpoint)."""
+                    caption: str = "", alt: str = "", fmt_out: str = "svg", alpha: float = 0.05) -> Figure:
+    """One series: ``fit`` has ``year, rate, fitted, segments, joinpoints`` (analyses_joinpoint), and
+    ``observed_year`` when the observed rates are not on the fitted years; a segment's APC is starred when
+    its p-value is below ``alpha``."""
     with _rc():
         fig = _new_figure(6.4, 3.4)
         ax = fig.add_subplot()
-        _draw(ax, fit, apc_label, fmt, lower, upper)
+        _draw(ax, fit, apc_label, fmt, lower, upper, alpha=alpha)
         ax.set_ylabel(ylabel)
         ax.set_ylim(bottom=0)
         years = [int(v) for v in fit["year"]]
@@ -53,7 +56,7 @@ def joinpoint_chart(name: str, fit: dict, *, ylabel: str, apc_label: str, fmt, l
 
 
 def joinpoint_multiples(name: str, fits: dict, *, labels: dict, apc_label: str, fmt, ncols: int = 4,
-                        caption: str = "", alt: str = "", fmt_out: str = "svg") -> Figure:
+                        caption: str = "", alt: str = "", fmt_out: str = "svg", alpha: float = 0.05) -> Figure:
     """Small multiples: ``fits`` maps a code to a fit, ``labels`` the code to its panel title."""
     codes = list(fits)
     n = len(codes)
@@ -65,7 +68,7 @@ def joinpoint_multiples(name: str, fits: dict, *, labels: dict, apc_label: str, 
         fig.subplots_adjust(left=0.07, right=0.98, bottom=0.1 / nrows, top=1 - 0.16 / nrows, wspace=0.25,
                             hspace=0.6)
         for ax, code in zip(axes.flat, codes):
-            _draw(ax, fits[code], apc_label, fmt, small=True)
+            _draw(ax, fits[code], apc_label, fmt, small=True, alpha=alpha)
             title = labels.get(code, code)
             ax.set_title(title if len(title) <= 30 else title[:29] + "…", fontsize=8.5)
             years = [int(v) for v in fits[code]["year"]]

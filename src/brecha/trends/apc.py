@@ -233,7 +233,7 @@ def trends(panel, outcome: str = "infant", years=None, method: str = "prais-wins
            aapc_years=None, max_zero_share: float = 0.5, incomplete: str = "sum",
            drop_creation_year: bool = True, continuous: bool = False, min_end: int | None = None,
            min_between: int | None = None, aapc_ci: str | None = None, n_resamples: int = 1000,
-           family: str = "gaussian") -> pd.DataFrame:
+           family: str = "gaussian", fits: dict | None = None) -> pd.DataFrame:
     """Trend of the log10 rate per unit: slope, SE, p, rho, APC with CI, and class.
 
     Parameters
@@ -251,6 +251,8 @@ def trends(panel, outcome: str = "infant", years=None, method: str = "prais-wins
     min_years : fewer usable years gives a flagged row without estimates.
     max_joinpoints, selection, weights, n_permutations, seed, min_segment, continuous, min_end, min_between,
     aapc_ci, n_resamples : joinpoint options (see :func:`brecha.trends.joinpoint`; WBIC selection by default).
+    fits : with ``method="joinpoint"``, a dict that receives each unit's fit (years, fitted rate, segments,
+        joinpoints: :func:`brecha.trends.joinpoint.joinpoint_trends`), for a figure of the model in the table.
     family : joinpoint on ln(rate) by least squares (``gaussian``, default) or the Poisson model of the counts
         with the births as offset (``poisson``, :mod:`brecha.trends.joinpoint_poisson`; no 0.5 added).
     aapc_years : (first, last) year of the joinpoint AAPC (default the whole period; cut to each unit's
@@ -302,7 +304,7 @@ def trends(panel, outcome: str = "infant", years=None, method: str = "prais-wins
                                min_segment=min_segment, aapc_years=aapc_years, max_zero_share=max_zero_share,
                                extra_notes=unit_notes, continuous=continuous, min_end=min_end,
                                min_between=min_between, aapc_ci=aapc_ci, n_resamples=n_resamples,
-                               family=family)
+                               family=family, fits=fits)
         out.attrs["notes"] = panel_notes
         return out
     units, info, series = prepare_series(table, zero=zero, min_years=min_years, max_zero_share=max_zero_share,

@@ -261,6 +261,18 @@ def _models_table(x, n, models, crit, chosen, s):
     return table.sort_values(["series", "n_joinpoints"]).reset_index(drop=True)
 
 
+def _fitted(x, Y, W, chosen, models) -> np.ndarray:
+    """The selected model's fitted ln(rate) per series and year (``Y``'s scale): each series refitted by
+    (weighted) least squares at its chosen joinpoints (:func:`final_fit`), the design times the coefficients."""
+    fitted = np.empty_like(Y)
+    for k in np.unique(chosen):
+        members = np.flatnonzero(chosen == k)
+        taus = models[k][1][members] - x.mean()
+        beta, _, _ = final_fit(x - x.mean(), Y[members], None if W is None else W[members], taus)
+        fitted[members] = np.einsum("snp,sp->sn", designs(x - x.mean(), taus), beta)
+    return fitted
+
+
 def _rules(min_segment, min_end, min_between):
     """NCI's two rules; ``min_segment`` (older brecha) sets both."""
     return (min_segment if min_end is None else min_end), (min_segment if min_between is None else min_between)
@@ -308,12 +320,7 @@ def joinpoint(years, counts=None, births=None, rates=None, max_joinpoints: int =
                                       n_resamples=n_resamples, seed=seed, rules=(min_end, min_between),
                                       continuous=continuous)
     table = _models_table(x, Y.shape[1], models, crit, chosen, Y.shape[0])
-    fitted = np.empty_like(Y)
-    for k in np.unique(chosen):
-        members = np.flatnonzero(chosen == k)
-        taus = models[k][1][members] - x.mean()
-        beta, _, _ = final_fit(x - x.mean(), Y[members], None if W is None else W[members], taus)
-        fitted[members] = np.einsum("snp,sp->sn", designs(x - x.mean(), taus), beta)
+    fitted = _fitted(x, Y, W, chosen, models)
     tests_table = pd.DataFrame(tests, columns=["series", "k_null", "k_alternative", "p_value"])
     return JoinpointResult(models=table, segments=segs, aapc=aapc, n_joinpoints=chosen, joinpoints=jps,
                            selection=selection, weights=weights,
@@ -327,11 +334,16 @@ def joinpoint(years, counts=None, births=None, rates=None, max_joinpoints: int =
 def joinpoint_trends(table, names, outcome, zero="add-half", alpha=0.05, min_years=3, max_joinpoints=2,
                      selection="wbic", weights=None, n_permutations=4499, seed=2024, level=None,
                      min_segment=2, aapc_years=None, max_zero_share=0.5, extra_notes=None, continuous=False,
-                     min_end=None, min_between=None, aapc_ci=None, n_resamples=1000, family="gaussian"):
+                     min_end=None, min_between=None, aapc_ci=None, n_resamples=1000, family="gaussian",
+                     fits=None):
     """Per-unit joinpoint rows for :func:`brecha.trends.trends`: the AAPC row (the unit's overall trend)
     first, then one row per segment. Sparse units (see ``max_zero_share``) get no class on any row.
     ``family="poisson"``: the Poisson model on the counts with the births as offset
-    (:mod:`brecha.trends.joinpoint_poisson`; zero-death years enter as zeros)."""
+    (:mod:`brecha.trends.joinpoint_poisson`; zero-death years enter as zeros).
+
+    ``fits``: a dict to receive, per unit code, the fit these rows come from (least squares only), for a
+    figure of exactly that model: ``year`` (the fitted years), ``fitted`` (rate per 1,000), ``segments``
+    (the unit's segment rows: ``start_year, end_year, apc, p_value``) and ``joinpoints``."""
     min_end, min_between = _rules(min_segment, min_end, min_between)
     if family not in ("gaussian", "poisson"):
         raise InputError(MSG("bad_family", value=family), argument="family")
@@ -363,6 +375,11 @@ def joinpoint_trends(table, names, outcome, zero="add-half", alpha=0.05, min_yea
         segs, aapc, jps = _segments_table(x, Y, W, chosen, models, alpha, aapc_years, clip=True, aapc_ci=aapc_ci,
                                           n_resamples=n_resamples, seed=seed, rules=(min_end, min_between),
                                           continuous=continuous)
+        if fits is not None and family == "gaussian":
+            curve = np.exp(_fitted(x, Y, W, chosen, models))
+            for i, unit in enumerate(units[members]):
+                fits[str(unit)] = {"year": x, "fitted": curve[i], "joinpoints": tuple(jps[i]),
+                                   "segments": segs.loc[segs["series"] == i].reset_index(drop=True)}
         jp_text = {i: ";".join(f"{v:.6g}" for v in jps[i]) for i in range(len(members))}
         segs["row"] = "segment"
         aapc["row"] = "aapc"
