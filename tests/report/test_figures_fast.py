@@ -181,3 +181,88 @@ def test_one_layout_figure_draws_the_bytes_of_a_constrained_figure():
     once = chart(OneLayoutFigure(figsize=(6.4, 3.2)))
     assert once == chart(Figure(figsize=(6.4, 3.2), layout="constrained"))
     assert b"Un t\xc3\xadtulo largo" in once
+
+
+def _brazil_region_fits():
+    """Brazil's five regions, 2000-2019, joinpoint fits as `brecha trends --plot` draws them (two or three
+    segments each, with joinpoints): the fits, the titles and the observed rates."""
+    from brecha import datasets
+    from brecha.trends import trends
+    from brecha.trends.apc import _event_table
+
+    panel = datasets.brazil()
+    fits = {}
+    trends(panel, method="joinpoint", level="region", fits=fits)
+    table, names, _, _ = _event_table(panel, "infant", None, "region")
+    unit = np.asarray(table["unit"]).astype(str)
+    for code, fit in fits.items():
+        keep = unit == code
+        order = np.argsort(np.asarray(table["year"])[keep])
+        rate = 1000 * np.asarray(table["events"], float)[keep] / np.asarray(table["births"], float)[keep]
+        fit["observed_year"] = np.asarray(table["year"], float)[keep][order]
+        fit["rate"] = rate[order]
+    return fits, names
+
+
+def test_joinpoint_multiples_draw_every_rate_segment_and_joinpoint_where_the_axes_say():
+    """The joinpoint small multiples (`trends --plot`, the report's regions) drawn without an Axes per panel:
+    titles, the first and last year under each panel, y labels on the first column only; every observed rate
+    at the height its row's tick labels give and at its year; each segment's APC (starred when p < alpha); a
+    dotted line at each joinpoint's year, the panel's full height."""
+    from brecha.report.figures_joinpoint import joinpoint_multiples
+
+    fits, names = _brazil_region_fits()
+    codes = list(fits)
+    assert sum(len(f["joinpoints"]) for f in fits.values()) >= 5
+    fig = joinpoint_multiples("j", fits, labels=names, apc_label="APC", fmt=lambda v: f"{v:.1f}", alpha=0.05)
+    svg = fig.data.decode()
+    texts = _texts(svg)
+    titles = [t for t in texts if _bold(t[3])]
+    assert [t[0] for t in titles] == [names[c] for c in codes]
+    lefts = sorted({round(t[1], 3) for t in titles})
+    years = [t for t in texts if "text-anchor: middle" in t[3] and re.fullmatch(r"\d{4}", t[0])]
+    assert [t[0] for t in years] == ["2000", "2019"] * len(codes)
+    notes = [t[0] for t in texts if "text-anchor: middle" in t[3] and not re.fullmatch(r"\d{4}", t[0])]
+    want = [f"{a:.1f}{'*' if p < 0.05 else ''}" for c in codes
+            for a, p in zip(fits[c]["segments"]["apc"], fits[c]["segments"]["p_value"])]
+    assert notes == want
+    # y labels: left of the first column only, one set per row (ncols = 4: rows of panels 0-3 and 4)
+    yticks = [t for t in texts if "text-anchor: end" in t[3]]
+    assert {_panel_of(x + 10, lefts) for _, x, _, _ in yticks} == {0}
+    row_tops = sorted({round(t[2], 1) for t in titles})
+    rows = {}
+    for body, _, y, _ in yticks:
+        rows.setdefault(sum(y > top for top in row_tops) - 1, []).append((float(body.replace("−", "-")), y))
+    assert sorted(rows) == [0, 1]
+    marks = [(float(x), float(y)) for _, x, y in MARKER.findall(svg)]
+    assert len(marks) == sum(len(f["rate"]) for f in fits.values())
+    gaps, k = [], 0
+    for i, code in enumerate(codes):
+        ticks = np.array(rows[i // 4])
+        slope, intercept = np.polyfit(ticks[:, 0], ticks[:, 1], 1)
+        first, last = years[2 * i][1], years[2 * i + 1][1]
+        for year, rate in zip(fits[code]["observed_year"], fits[code]["rate"]):
+            mx, my = marks[k]
+            k += 1
+            assert _panel_of(mx, lefts) == i % 4
+            assert mx == pytest.approx(first + (year - 2000) / 19 * (last - first), abs=0.02)
+            gaps.append(slope * rate + intercept - my)
+    assert 0 < np.mean(gaps) < 7 * 0.5 and np.ptp(gaps) < 0.02
+    # the joinpoints: dotted vertical lines at their years, as tall as the panel's y axis
+    dotted = re.findall(r'<path d="M ([-\d.]+) ([-\d.]+) \s*L ([-\d.]+) ([-\d.]+) \s*" style="[^"]*stroke-dasharray',
+                        svg)
+    want_x, spans, k = [], [], 0
+    for i, code in enumerate(codes):
+        first, last = years[2 * i][1], years[2 * i + 1][1]
+        want_x += [first + (jp - 2000) / 19 * (last - first) for jp in fits[code]["joinpoints"]]
+        ys = [y for _, y in marks[k:k + len(fits[code]["rate"])]]
+        k += len(fits[code]["rate"])
+        spans += [(min(ys), max(ys))] * len(fits[code]["joinpoints"])
+    assert len(dotted) == len(want_x)
+    lengths = []
+    for (x0, y0, x1, y1), x, (low, high) in zip(dotted, want_x, spans):
+        x0, y0, x1, y1 = map(float, (x0, y0, x1, y1))
+        assert x0 == pytest.approx(x, abs=0.02) and x1 == x0
+        assert min(y0, y1) < low and max(y0, y1) > high  # past every rate of its panel, above and below
+        lengths.append(abs(y1 - y0))
+    assert np.ptp(lengths) < 1e-3  # every panel's full height, the same for all

@@ -151,10 +151,11 @@ class _Drawing:
     def _pt(self, points: float, vertical: bool) -> float:
         return points / 72 / (self.height if vertical else self.width)
 
-    def panel(self, p: dict, box, ylim, ref, *, ylabels: bool) -> None:
+    def frame(self, box, xlim, ylim, xvals, title: str, *, ylabels: bool):
+        """One panel's grid lines, ticks, spines, tick labels (x: ``xvals``; y: :func:`_ticks`) and title;
+        returns ``(fx, fy)``, the panel's data coordinates to the figure's."""
         left, bottom, right, top = box
-        years = p["years"]
-        x0, x1 = (years[0] - 0.5, years[-1] + 0.5) if years else (0.0, 1.0)
+        x0, x1 = xlim
         y0, y1 = ylim
 
         def fx(x):
@@ -165,7 +166,6 @@ class _Drawing:
 
         fig, tick_x, tick_y = self.fig, self._pt(self.tick_len, False), self._pt(self.tick_len, True)
         yvals, ytexts, offset = _ticks(y0, y1, (top - bottom) * self.height * 72)
-        xvals = [years[0], years[-1]] if years else []
         xtexts = _year_labels(xvals, x0, x1)
         for v in fy(yvals):
             self.grid.append([(left, v), (right, v)])
@@ -183,8 +183,16 @@ class _Drawing:
         at = bottom - tick_y - self._pt(self.pad, True)
         for v, text in zip(fx(xvals), xtexts):
             fig.text(v, at, text, fontsize=LABEL_SIZE, color=MUTED, ha="center", va="top")
-        fig.text(left, top + self._pt(self.title_pad, True), p["title"], fontsize=TITLE_SIZE, fontweight="bold",
+        fig.text(left, top + self._pt(self.title_pad, True), title, fontsize=TITLE_SIZE, fontweight="bold",
                  ha="left", va="baseline")
+        return fx, fy
+
+    def panel(self, p: dict, box, ylim, ref, *, ylabels: bool) -> None:
+        """A measure's panel of :func:`small_multiples`: its band, the reference line and its line."""
+        years = p["years"]
+        x0, x1 = (years[0] - 0.5, years[-1] + 0.5) if years else (0.0, 1.0)
+        fx, fy = self.frame(box, (x0, x1), ylim, [years[0], years[-1]] if years else [], p["title"],
+                            ylabels=ylabels)
         if p["band"] is not None:
             lower, upper = p["band"]
             ok = np.isfinite(p["x"]) & np.isfinite(lower) & np.isfinite(upper)
@@ -212,9 +220,14 @@ class _Drawing:
         if self.ref_x:
             fig.add_artist(Line2D(np.concatenate(self.ref_x), np.concatenate(self.ref_y), color=MUTED, linewidth=1,
                                   linestyle="--", transform=t, zorder=2))
-        fig.add_artist(Line2D(np.concatenate(self.line_x), np.concatenate(self.line_y), color=ACCENT, linewidth=1.8,
-                              marker="o", markersize=2.5, transform=t, zorder=2.1))
+        if self.line_x:
+            fig.add_artist(Line2D(np.concatenate(self.line_x), np.concatenate(self.line_y), color=ACCENT,
+                                  linewidth=1.8, marker="o", markersize=2.5, transform=t, zorder=2.1))
+        self.add_data(t)
         fig.add_artist(LineCollection(self.spines, colors=MUTED, linewidths=0.8, transform=t, zorder=2.5))
+
+    def add_data(self, transform) -> None:
+        """The data artists of another kind of panel (a subclass's), added before the spines."""
 
 
 def _year_labels(values, x0: float, x1: float) -> list[str]:
