@@ -35,6 +35,13 @@ class AnalysisError(BrechaError):
     """An analysis computed ahead ended without a result, or with an error that could not travel back."""
 
 
+# Imported by the report's own process in its first steps (the rates' intervals) and by the analyses ahead
+# (the gap against the reference, the spatial analysis): imported once before the children are forked, they
+# are shared instead of imported again in each child (0.25-0.35 s of CPU each; measured in
+# docs/performance.md, part G).
+SHARED_MODULES = ("scipy.special", "scipy.linalg")
+
+
 def start(steps, results) -> dict:
     """Start, in children, the steps of ``steps`` that can run ahead (they name their results in ``ahead``,
     the study wants them and they depend on no earlier step: no ``when``). Returns ``{step key: pending}``;
@@ -42,8 +49,14 @@ def start(steps, results) -> dict:
     children = forked.current()
     if children is None:
         return {}
-    return {step.key: children.start(_compute, step, results) for step in steps
-            if step.ahead and step.compute is not None and step.when is None and step.wanted(results.study)}
+    ahead = [step for step in steps
+             if step.ahead and step.compute is not None and step.when is None and step.wanted(results.study)]
+    if ahead:
+        import importlib
+
+        for name in SHARED_MODULES:
+            importlib.import_module(name)
+    return {step.key: children.start(_compute, step, results) for step in ahead}
 
 
 def _compute(step, results):
