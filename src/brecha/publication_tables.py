@@ -33,9 +33,10 @@ DEFAULT_LEVELS = ("region",)
 # that depend on births only)
 KEEP = {"births", "year", "n_years", "conf_level", "prior_mean", "prior_sd", "target", "lower_95", "upper_95",
         "lower_998", "upper_998", "tau2", "phi", "reference_events", "reference_births", "reference_rate",
-        "units_missing", "shrinkage"}
-# text columns of a hidden row that would reveal where its count lies
-DERIVED_TEXT = {"flag_95"}
+        "units_missing", "shrinkage", "n_neighbours"}
+# text columns of a hidden row that would reveal where its count lies (the funnel's side, the LISA cluster:
+# high or low)
+DERIVED_TEXT = {"flag_95", "cluster"}
 RATE_COLUMNS = ("rate", "raw_rate")
 
 MSG = Catalog({

@@ -117,3 +117,29 @@ def test_country_with_seats_only_uses_knn(tmp_path, capsys):
     assert len(local) == 24 and (local["n_neighbours"] >= 3).all() and local["lisa"].notna().all()
     glob = pd.read_csv(out)
     assert (glob["n_units"] == 24).all() and (glob["neighbours"] == "knn:3").all()
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Protected publication (K = 3)"), ("es", "Publicación protegida (K = 3)")])
+def test_suppress_protects_the_local_table_as_every_other_table(panel_file, tmp_path, capsys, lang, said):
+    """`spatial --suppress K` wrote the local table (each unit's deaths, rate, EB rate) as it was: counts of 1
+    to K deaths were published. It is now protected as `rates` protects its table: the same cells hidden, with
+    their rate, EB rate, LISA, Gi* and cluster (high or low would say where the count lies), the totals it is
+    published with, the flag and the note; births and the number of neighbours stay."""
+    out = tmp_path / "m.csv"
+    assert main(["--lang", lang, "spatial", str(panel_file), "--pool", "--permutations", "99", "--suppress", "3",
+                 "-o", str(out)]) == 0
+    assert said in capsys.readouterr().out
+    local = pd.read_csv(tmp_path / "m.local.csv", dtype={"unit": str, "period": str})
+    assert main(["--lang", lang, "rates", str(panel_file), "--pool", "--suppress", "3", "-o", str(tmp_path / "r.csv")]) == 0
+    rates = pd.read_csv(tmp_path / "r.csv", dtype={"unit": str, "period": str})
+    hidden = local.loc[local["flag"].fillna("").str.contains("suppressed"), "unit"].tolist()
+    assert hidden and hidden == rates.loc[rates["flag"].fillna("").str.contains("suppressed"), "unit"].tolist()
+    events = pd.to_numeric(local["events"])
+    assert not ((events >= 1) & (events <= 3)).any()
+    rows = local[local["unit"].isin(hidden)]
+    for col in ("events", "rate", "eb_rate", "lisa", "lisa_p", "gi_star", "gi_z", "cluster"):
+        assert rows[col].isna().all(), col
+    assert rows["births"].notna().all() and rows["n_neighbours"].notna().all()
+    assert "TOTAL" in set(local["unit"]) and (local["unit"].str.startswith("region:")).any()
+    published = local[~local["unit"].isin(hidden) & ~local["unit"].str.contains(":|TOTAL")]
+    assert published["lisa"].notna().sum() > 0 and published["cluster"].notna().all()

@@ -55,7 +55,7 @@ def run(args) -> int:
     from ..io import write_table
     from ..outputs import together
     from ..spatial.autocorrelation import spatial_autocorrelation
-    from .common import print_notes, prose_number, write_output
+    from .common import print_notes, prose_number, publish, write_output
     from .rates import order
 
     panel = load_subset(args)
@@ -73,6 +73,7 @@ def run(args) -> int:
     if not out:
         write_output(glob, args)
         return 0
+    local = publish(local, args)  # --suppress/--round: the local table holds each unit's deaths and rate
     with together():  # the global and the local tables appear together or not at all
         write_output(glob, args)
         path = write_table(local, local_path(out))
