@@ -70,6 +70,12 @@ MESSAGES = {
                             "in small communes when a death is registered the year after the birth"),
     "zero_births": ("{n} unidad-años con 0 nacimientos: la tasa no está definida y se marcará (p. ej. {examples})",
                     "{n} unit-years with 0 births: the rate is undefined and will be flagged (e.g. {examples})"),
+    "missing_counts": ("{n} unidad-años sin conteo (defunciones o nacimientos vacíos) quedan fuera de toda tasa y "
+                       "de los totales a que pertenecen (p. ej. {examples}); escriba 0 donde no hubo ninguno",
+                       "{n} unit-years without a count (deaths or births empty) are left out of every rate and of "
+                       "the totals they belong to (e.g. {examples}); write 0 where there were none"),
+    "missing_deaths": ("defunciones", "deaths"),
+    "missing_births": ("nacimientos", "births"),
     "parts_above_total": ("{n} unidad-años donde neonatal + posneonatal supera las defunciones infantiles "
                           "(p. ej. {examples})",
                           "{n} unit-years where neonatal + post-neonatal exceed infant deaths (e.g. {examples})"),
@@ -224,6 +230,16 @@ def _data_warnings(panel, d: pd.DataFrame) -> None:
     above = (deaths > births).fillna(False).astype(bool)
     if above.any():
         msg = MSG("deaths_above_births", n=int(above.sum()), examples=_examples(d[above]))
+        panel.warnings.append(msg)
+        warn(msg)
+    lacking = (births.isna() | deaths.isna()).to_numpy(dtype=bool)
+    if lacking.any():
+        part = d[lacking]
+        which = [MSG("missing_births") if pd.isna(b) and not pd.isna(e) else MSG("missing_deaths") if pd.isna(e)
+                 and not pd.isna(b) else f"{MSG('missing_deaths')}, {MSG('missing_births')}"
+                 for b, e in zip(part["births"].head(5), part["deaths"].head(5))]
+        examples = ", ".join(f"{u} {y} ({w})" for u, y, w in zip(part["unit"].head(5), part["year"].head(5), which))
+        msg = MSG("missing_counts", n=int(lacking.sum()), examples=examples)
         panel.warnings.append(msg)
         warn(msg)
     zero = (births == 0).fillna(False).astype(bool)

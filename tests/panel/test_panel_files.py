@@ -246,3 +246,24 @@ def test_panel_file_with_repeated_column_or_ragged_rows_is_one_message(tmp_path,
         assert main(["--lang", lang, "panel", str(path)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and words in err
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "2 unit-years without a count (deaths or births empty) are left out of every rate and of the totals "
+           "they belong to (e.g. 01101 2011 (deaths), 01107 2010 (births))"),
+    ("es", "2 unidad-años sin conteo (defunciones o nacimientos vacíos) quedan fuera de toda tasa y de los totales "
+           "a que pertenecen (p. ej. 01101 2011 (defunciones), 01107 2010 (nacimientos))"),
+])
+def test_empty_counts_are_warned_about_naming_the_unit_years_not_left_out_silently(tmp_path, capsys, lang, words):
+    """A count written as n/a, NA or left empty is a missing count (as Brazil's <NA>): the unit-year leaves
+    every rate and every total it belongs to. It used to leave them without a word (a region's pooled total
+    lost a commune-year's deaths, flag empty); the command now says which, whatever the file's spelling."""
+    d = good().astype(object)
+    d.loc[1, "deaths"] = "n/a"
+    d.loc[2, "births"] = ""
+    path = tmp_path / "na.csv"
+    d.to_csv(path, index=False)
+    assert main(["--lang", lang, "rates", str(path), "--pool", "--level", "country", "-o", str(tmp_path / "r.csv")]) == 0
+    assert words in capsys.readouterr().err
+    total = pd.read_csv(tmp_path / "r.csv")
+    assert total["events"].iloc[0] == 8 + 5 + 60 and total["births"].iloc[0] == 1000 + 520 + 9000
