@@ -163,3 +163,55 @@ def test_births_table_errors_name_rows(tmp_path, capsys):
     assert main(["--lang", "es", "ingest", "deis", "--deaths", str(files["deaths"]), "--births-table", str(bad),
                  "-o", str(tmp_path / "x.csv")]) == 2
     assert "77777" in capsys.readouterr().err
+
+
+def _infant_only(files, folder):
+    """The deaths file cut to its infant deaths (EDAD_TIPO 2-4: months, days, hours; EDAD_TIPO 1 with age 0
+    too), as a ministry's extract of infant deaths is: a commune without an infant death has no row at all."""
+    lines = files["deaths"].read_text(encoding="latin-1").splitlines(keepends=True)
+    keep = [line for line in lines if line.split(";")[3] in ("2", "3", "4")
+            or (line.split(";")[3] == "1" and line.split(";")[4] == "0")]
+    path = folder / "defunciones_infantiles.csv"
+    path.write_text("".join(keep), encoding="latin-1")
+    return path
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_an_infant_only_extract_with_deaths_cover_births_table_counts_communes_without_a_death(tmp_path, capsys,
+                                                                                              lang):
+    """An extract of infant deaths only has no record of a commune-year without one, so brecha cannot tell it
+    from a commune the extract does not cover: by default those births rows are left out (with a hint
+    naming the option), and Araucanía 2021 comes out at 56 / 7,702 = 7.27 per 1,000. With --deaths-cover
+    births-table (the user's word that the extract covers the table's communes) they count 0 deaths: every
+    birth is in, and the region's rate is the all-deaths file's, 56 / 9,860 = 5.68 (the source's own)."""
+    files = datasets.write_araucania_files(tmp_path)
+    deaths = _infant_only(files, tmp_path)
+    default, covered = tmp_path / "default.csv", tmp_path / "covered.csv"
+    assert main(["--lang", lang, "ingest", "deis", "--deaths", str(deaths), "--births-table", str(files["births"]),
+                 "-o", str(default)]) == 0
+    printed = capsys.readouterr().out
+    assert "--deaths-cover births-table" in printed
+    d = read_panel(default).data
+    assert (int(d["deaths"].sum()), int(d["births"].sum())) == (56, 7702)
+    assert main(["--lang", lang, "ingest", "deis", "--deaths", str(deaths), "--births-table", str(files["births"]),
+                 "--deaths-cover", "births-table", "-o", str(covered)]) == 0
+    printed = capsys.readouterr().out
+    assert ("counted with 0 infant deaths" if lang == "en" else "se cuentan con 0 defunciones infantiles") in printed
+    c = read_panel(covered).data.set_index("unit").sort_index()
+    assert (int(c["deaths"].sum()), int(c["births"].sum()), len(c)) == (56, 9860, 32)
+    assert round(1000 * 56 / 9860, 2) == 5.68
+    expected = _expected()
+    for unit, (births, infant, neonatal, post) in expected.items():  # every commune equals the source table
+        assert tuple(int(v) for v in c.loc[unit, ["births", "deaths", "deaths_neonatal", "deaths_postneonatal"]]) \
+            == (births, infant, neonatal, post), unit
+    ledger = pd.read_csv(tmp_path / "covered.ledger.csv")
+    rows = ledger[ledger["kind"] == "births"].set_index("reason")["rows"].to_dict()
+    assert rows == {"births_table_row": 18, "births_table_zero_deaths": 14}  # reasons with 0 rows are not listed
+
+
+def test_deaths_cover_needs_a_births_table(tmp_path, capsys):
+    files = datasets.write_araucania_files(tmp_path)
+    assert main(["--lang", "en", "ingest", "deis", "--deaths", str(files["deaths"]), "--deaths-cover",
+                 "births-table", "-o", str(tmp_path / "p.csv")]) == 2
+    assert "--deaths-cover births-table needs --births-table" in capsys.readouterr().err
+    assert not (tmp_path / "p.csv").exists()

@@ -48,6 +48,16 @@ MSG = Catalog({
                           "nacimientos; p. ej. del anuario INE) en lugar de microdatos --births",
                           "table of live births already counted by commune and year (columns commune, year, "
                           "births; e.g. from INE's yearbook) instead of --births microdata"),
+    "cover_help": ("con --births-table: 'births-table' dice que los archivos de defunciones contienen toda "
+                   "defunción infantil de las comunas de la tabla en los años que cubren (un extracto solo de "
+                   "defunciones infantiles): una comuna-año de la tabla sin registro cuenta 0 defunciones; "
+                   "'records' (por defecto): solo las comunas-año con algún registro",
+                   "with --births-table: 'births-table' says the deaths files hold every infant death of the "
+                   "table's communes in the years they cover (an extract of infant deaths only): a commune-year "
+                   "of the table without a record counts 0 deaths; 'records' (default): only the commune-years "
+                   "with some record"),
+    "cover_needs_table": ("--deaths-cover births-table necesita --births-table",
+                          "--deaths-cover births-table needs --births-table"),
     "done": ("Panel: {units} comunas, años {years}, {births} nacidos vivos, {deaths} defunciones infantiles "
              "({neo} neonatales, {post} posneonatales)",
              "Panel: {units} communes, years {years}, {births} live births, {deaths} infant deaths "
@@ -81,6 +91,7 @@ def add_deis_parser(sources) -> None:
     p.add_argument("--split", choices=["keep", "merge"], default="keep", help=MSG("split_help"))
     p.add_argument("--births-layout", metavar="LAYOUT", help=MSG("layout_help"))
     p.add_argument("--births-table", metavar="FILE", help=MSG("births_table_help"))
+    p.add_argument("--deaths-cover", choices=["records", "births-table"], default="records", help=MSG("cover_help"))
     p.add_argument("--quiet", action="store_true", help=MSG("quiet_help"))
     declare_outputs(p, companions=ledger_paths)
     p.set_defaults(func=run_deis)
@@ -99,6 +110,10 @@ def run_deis(args) -> int:
 
     from ..ingest.deis import ingest_deis
 
+    if args.deaths_cover == "births-table" and not args.births_table:
+        from ..errors import InputError
+
+        raise InputError(MSG("cover_needs_table"), argument="deaths_cover")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = ingest_deis(deaths=args.deaths, births=args.births, years=args.years, split=args.split,
@@ -106,7 +121,7 @@ def run_deis(args) -> int:
         if args.births_table:
             from ..ingest.births_table import attach_births
 
-            result = attach_births(result, args.births_table)
+            result = attach_births(result, args.births_table, cover=args.deaths_cover == "births-table")
     panel = result.panel
     d = panel.data
     years = panel.years

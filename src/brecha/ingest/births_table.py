@@ -11,6 +11,13 @@ FILE`` (:func:`attach_births`) puts those counts in the panel that the death row
   commune-year without any death record is **not** added (an extract of a region covers only its own
   communes, so brecha cannot tell a true zero from a commune the files do not cover): it is excluded and
   counted in the ledger; rows of totals ("Total regional") are excluded as aggregates;
+- with ``cover=True`` (``--deaths-cover births-table``) the user says the deaths files hold every infant
+  death of the table's communes in the years the files hold (an extract of infant deaths only has no record
+  at all for a commune-year without one, so brecha cannot see that itself): a row of such a commune-year
+  without any death record is added with 0 deaths (neonatal and post-neonatal 0), and a commune-year of the
+  panel whose deaths were <NA> (not covered) gets 0; rows of years the deaths files do not hold are still
+  not added. Without it, a region's rate from an infant-only extract leaves out every commune without a
+  death, and is too high (Araucanía 2021: 56/7,702 = 7.27 per 1,000 against 56/9,860 = 5.68);
 - commune-years of the panel without a births row keep births <NA>, with a note;
 - unknown codes, repeated commune-years, empty, negative or fractional births stop the ingest with the rows
   named. Births given both as microdata (``--births``) and as a table are refused.
@@ -52,6 +59,17 @@ MSG = Catalog({
                        "(los archivos de defunciones pueden no cubrirlas): {cells}",
                        "{n} rows of {file} without any death record in that commune-year are not added (the "
                        "deaths files may not cover them): {cells}"),
+    "hint_cover": ("si los archivos de defunciones contienen toda defunción infantil de esas comunas y años (un "
+                   "extracto solo de defunciones infantiles, p. ej.), agregue --deaths-cover births-table para "
+                   "contarlas con 0 defunciones",
+                   "if the deaths files hold every infant death of those communes and years (an extract of "
+                   "infant deaths only, say), add --deaths-cover births-table to count them with 0 deaths"),
+    "note_zero": ("{n} comuna-años de {file} sin registro de defunción se cuentan con 0 defunciones infantiles "
+                  "(--deaths-cover births-table: los archivos de defunciones cubren las comunas de la tabla en "
+                  "{years}): {cells}",
+                  "{n} commune-years of {file} without a death record are counted with 0 infant deaths "
+                  "(--deaths-cover births-table: the deaths files cover the table's communes in {years}): "
+                  "{cells}"),
 })
 UNIT_NAMES = ("unit", "codigo_comuna", "cod_comuna", "comuna", "code", "cut", "codigo")
 YEAR_NAMES = ("year", "anio", "año", "ano")
@@ -115,9 +133,13 @@ def read_births_table(path, registry, ledger: Ledger | None = None) -> pd.DataFr
     return out
 
 
-def attach_births(result, path):
+DEATH_COLUMNS = ("deaths", "deaths_neonatal", "deaths_postneonatal")
+
+
+def attach_births(result, path, cover: bool = False):
     """The :class:`~brecha.ingest.deis.DeisIngest` ``result`` with births from the table at ``path``
-    (rules in the module docstring); its ledger gains the table's rows."""
+    (rules in the module docstring; ``cover``: ``--deaths-cover births-table``); its ledger gains the
+    table's rows."""
     from ..panel import Panel
 
     panel = result.panel
@@ -126,12 +148,30 @@ def attach_births(result, path):
     name = Path(path).name
     table = read_births_table(path, panel.registry, result.ledger)
     data = panel.data.drop(columns="births")
+    outside = table.merge(data[["unit", "year"]].astype({"unit": str, "year": "int64"}), on=["unit", "year"],
+                          how="left", indicator=True)
+    outside = outside[outside["_merge"] == "left_only"].drop(columns="_merge")
+    zeroed = outside.iloc[:0]
+    death_years = sorted(int(y) for y in data.loc[data["deaths"].notna(), "year"].unique())
+    if cover:  # the user's word: the deaths files cover the table's communes in the years they hold
+        zeroed = outside[outside["year"].isin(death_years)]
+        outside = outside[~outside["year"].isin(death_years)]
+        if len(zeroed):
+            added = pd.DataFrame({"unit": zeroed["unit"].to_numpy(), "year": zeroed["year"].to_numpy()})
+            data = pd.concat([data, added], ignore_index=True).sort_values(["unit", "year"], kind="stable")
+            data = data.reset_index(drop=True)
+        listed = data[["unit", "year"]].astype({"unit": str, "year": "int64"})
+        in_table = listed.merge(table[["unit", "year"]], on=["unit", "year"], how="left", indicator=True)
+        fill = ((in_table["_merge"] == "both").to_numpy() & data["deaths"].isna().to_numpy()
+                & data["year"].isin(death_years).to_numpy())
+        for col in DEATH_COLUMNS:
+            if col in data.columns:
+                data[col] = data[col].astype("Int64").mask(fill, 0)
     cells = data[["unit", "year"]].astype({"unit": str, "year": "int64"})
     merged = cells.merge(table, on=["unit", "year"], how="left", indicator=True)
     used = table.merge(cells, on=["unit", "year"], how="inner")
-    outside = table.merge(cells, on=["unit", "year"], how="left", indicator=True)
-    outside = outside[outside["_merge"] == "left_only"]
-    result.ledger.add(path, "births_table_row", len(used))
+    result.ledger.add(path, "births_table_row", len(used) - len(zeroed))
+    result.ledger.add(path, "births_table_zero_deaths", len(zeroed), lines=zeroed["row"].tolist()[:20])
     result.ledger.add(path, "births_table_no_deaths", len(outside), lines=outside["row"].tolist()[:20])
     result.ledger.check()
     data.insert(2, "births", pd.array(merged["births"].to_numpy(dtype="float64"), dtype="Float64").astype("Int64"))
@@ -139,8 +179,12 @@ def attach_births(result, path):
     missing = merged[merged["_merge"] == "left_only"]
     if len(missing):
         extra.append(MSG("note_missing", n=len(missing), file=name, cells=_cells(missing)))
+    if len(zeroed):
+        extra.append(MSG("note_zero", n=len(zeroed), file=name, years=", ".join(map(str, death_years)),
+                         cells=_cells(zeroed)))
     if len(outside):
-        extra.append(MSG("note_not_added", n=len(outside), file=name, cells=_cells(outside)))
+        extra.append(MSG("note_not_added", n=len(outside), file=name, cells=_cells(outside))
+                     + ("" if cover else f"; {MSG('hint_cover')}"))
     # the deaths-only ingest noted "births = <NA>" for every year: no longer true
     notes = [n for n in panel.notes if "births = <NA>" not in n] + extra
     result.ledger.notes = [n for n in result.ledger.notes if "births = <NA>" not in n] + extra

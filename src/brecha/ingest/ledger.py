@@ -74,6 +74,10 @@ REASONS: dict[str, tuple[str, str, str]] = {
     # brecha ingest deis --births-table (brecha.ingest.births_table)
     "births_table_row": ("counted", "fila de nacimientos usada (comuna-año con registros de defunción)",
                          "births row used (commune-year with death records)"),
+    "births_table_zero_deaths": ("counted", "fila de nacimientos de una comuna-año sin registro de defunción: 0 "
+                                 "defunciones (--deaths-cover births-table)",
+                                 "births row of a commune-year without a death record: 0 deaths "
+                                 "(--deaths-cover births-table)"),
     "births_table_no_deaths": ("excluded", "comuna-año sin ningún registro en los archivos de defunciones (el "
                                "archivo puede no cubrirla): no se agrega",
                                "commune-year without any record in the deaths files (the files may not cover "
