@@ -232,7 +232,8 @@ def _data_warnings(panel, d: pd.DataFrame) -> None:
         msg = MSG("deaths_above_births", n=int(above.sum()), examples=_examples(d[above]))
         panel.warnings.append(msg)
         warn(msg)
-    lacking = (births.isna() | deaths.isna()).to_numpy(dtype=bool)
+    # a column without any count (a deaths-only ingest: births <NA> throughout) is a choice, said by its notes
+    lacking = ((births.isna() & births.notna().any()) | (deaths.isna() & deaths.notna().any())).to_numpy(dtype=bool)
     if lacking.any():
         part = d[lacking]
         which = [MSG("missing_births") if pd.isna(b) and not pd.isna(e) else MSG("missing_deaths") if pd.isna(e)

@@ -268,3 +268,29 @@ def test_quoted_number_beyond_the_head_is_read(tmp_path):
     result = _ingest(deaths=[f])
     reasons = result.ledger.by_reason("deaths")
     assert "year_invalid" not in reasons and sum(reasons.values()) == 1200
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "Warning: 2 records excluded that may have been infant deaths or births (commune unknown (99999): 1; "
+           "age empty or invalid (EDAD_TIPO/EDAD_CANT): 1); details in "),
+    ("es", "Aviso: 2 registros excluidos que podrían ser defunciones infantiles o nacimientos (comuna ignorada "
+           "(99999): 1; edad vacía o inválida (EDAD_TIPO/EDAD_CANT): 1); detalle en "),
+])
+def test_quiet_still_says_what_was_excluded_that_may_have_been_an_infant_death(tmp_path, capsys, lang, words):
+    """`ingest deis --quiet` leaves the ledger out of the screen; records excluded for a reason that does not
+    put them out of scope (commune 99999, an invalid age) are still said, on stderr, with the ledger's path.
+    Adults' records (out of scope) are not: they are in the ledger only."""
+    from brecha.cli.main import main
+
+    lines = _lines(30)
+    fields = [line.split(b";") for line in lines]
+    fields[0][3:6] = [b"3", b"5", b"99999"]  # an infant death (5 days) of commune unknown
+    fields[1][3] = b"7"           # EDAD_TIPO 7: not a unit of age
+    path = _write(tmp_path / "def.csv", [b";".join(f) for f in fields])
+    out = tmp_path / "p.csv"
+    assert main(["--lang", lang, "ingest", "deis", "--deaths", str(path), "--quiet", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert words + str(tmp_path / "p.ledger.csv") in err
+    assert main(["--lang", lang, "ingest", "deis", "--deaths", str(_write(tmp_path / "ok.csv", lines[2:])), "--quiet",
+                 "-o", str(tmp_path / "q.csv")]) == 0
+    assert capsys.readouterr().err == ""  # only adults' records excluded: nothing to say

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import warnings
 
-from ..i18n import Catalog
+from ..i18n import Catalog, get_language
 from .common import add_years_argument, declare_outputs, prose_count
 
 # modules of brecha.cli that add an ``ingest`` sub-command (besides ``deis``, defined here)
@@ -56,6 +56,10 @@ MSG = Catalog({
                    "table's communes in the years they cover (an extract of infant deaths only): a commune-year "
                    "of the table without a record counts 0 deaths; 'records' (default): only the commune-years "
                    "with some record"),
+    "doubtful": ("Aviso: {n} registros excluidos que podrían ser defunciones infantiles o nacimientos ({detail}); "
+                 "detalle en {ledger}",
+                 "Warning: {n} records excluded that may have been infant deaths or births ({detail}); "
+                 "details in {ledger}"),
     "cover_needs_table": ("--deaths-cover births-table necesita --births-table",
                           "--deaths-cover births-table needs --births-table"),
     "done": ("Panel: {units} comunas, años {years}, {births} nacidos vivos, {deaths} defunciones infantiles "
@@ -97,6 +101,30 @@ def add_deis_parser(sources) -> None:
     p.set_defaults(func=run_deis)
 
 
+# exclusions that say nothing about the record being out of scope: it may have been an infant death or a birth
+# (a record of an adult, of another year or filtered out by the layout is out of scope, and not repeated here)
+DOUBTFUL = ("commune_unknown", "commune_unrecognised", "commune_missing", "age_unknown", "age_invalid",
+            "year_invalid", "malformed_columns")
+
+
+def _say_doubtful_exclusions(ledger, output) -> None:
+    """``--quiet``: one line on stderr when records were excluded for a reason that does not put them out of
+    scope (commune or age unknown or invalid, a malformed row), with the counts and where the ledger is."""
+    import sys
+
+    from ..ingest.ledger import REASONS, Ledger
+
+    found = {}
+    for entry in ledger.entries:
+        if entry["reason"] in DOUBTFUL:
+            found[entry["reason"]] = found.get(entry["reason"], 0) + int(entry["rows"])
+    if not found:
+        return
+    english = get_language() == "en"
+    detail = "; ".join(f"{REASONS[r][2 if english else 1]}: {n}" for r, n in found.items())
+    print(MSG("doubtful", n=sum(found.values()), detail=detail, ledger=Ledger.paths_beside(output)[0]), file=sys.stderr)
+
+
 def ledger_paths(out) -> list:
     """The ledger and notes files written beside the panel ``out`` (checked with it before the work)."""
     from ..ingest.ledger import Ledger
@@ -133,6 +161,8 @@ def run_deis(args) -> int:
     if not args.quiet:
         print(result.ledger.format())
         print()
+    else:  # without the ledger, still say what may have been an infant death or a birth and was left out
+        _say_doubtful_exclusions(result.ledger, args.output)
     print(MSG("done", units=len(panel.unit_codes), years=f"{years[0]}-{years[-1]}", births=total("births"),
               deaths=total("deaths"), neo=total("deaths_neonatal"), post=total("deaths_postneonatal")))
     messages = [str(w.message) for w in caught] + [w for w in panel.warnings if w not in
