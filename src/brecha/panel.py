@@ -295,7 +295,7 @@ class Panel:
             out.insert(1, "period", out["year"].astype(str))
             out = out.sort_values(["unit", "year"], kind="stable").reset_index(drop=True)
             return _with_level_notes(out, self, level, incomplete)
-        label = _span(sorted(set(years))) if years is not None else _span(self.years)
+        label = period_label(sorted(set(years) & set(self.years))) if years is not None else period_label(self.years)
         ok = out["events"].notna() & out["births"].notna()
         pooled = out[ok].groupby("unit", sort=True).agg(events=("events", "sum"), births=("births", "sum"),
                                                          n_years=("year", "nunique"))
@@ -374,13 +374,22 @@ def _with_level_notes(table: pd.DataFrame, panel: Panel, level, incomplete, unit
     return table
 
 
-def _span(years) -> str:
-    years = sorted(int(y) for y in years)
-    if not years:
-        return ""
-    if len(years) == 1:
-        return str(years[0])
-    return f"{years[0]}-{years[-1]}"
+def period_label(years) -> str:
+    """The label of a set of years, as pooled periods are named: ``2000-2015`` for consecutive years,
+    ``2001,2005`` or ``2000-2003,2005`` when some are left out (the runs of consecutive years, as ``--years``
+    takes them), ``2010`` for one year, ``""`` for none. A pooled period is labelled with the years it pools,
+    so ``--years 2001,2005 --pool`` is not mistaken for 2001-2005."""
+    years = sorted({int(y) for y in years})
+    runs, start = [], None
+    for a, b in zip(years, years[1:] + [None]):
+        start = a if start is None else start
+        if b != a + 1:
+            runs.append(str(start) if start == a else f"{start}-{a}")
+            start = None
+    return ",".join(runs)
+
+
+_span = period_label
 
 
 def detect_country(codes: pd.Series) -> str | None:

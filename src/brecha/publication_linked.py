@@ -31,8 +31,10 @@ REVEALING = {"events", "estimate", "rate", "raw_rate", "rr", "ar", "smoothed", "
 
 
 def _span(years) -> str:
-    years = sorted(int(y) for y in years)
-    return "" if not years else str(years[0]) if len(years) == 1 else f"{years[0]}-{years[-1]}"
+    """The pooled tables' period label (:func:`brecha.panel.period_label`), so the cells match theirs."""
+    from .panel import period_label
+
+    return period_label(years)
 
 
 class Protection:

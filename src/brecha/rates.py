@@ -44,10 +44,10 @@ RATE_COLUMNS = ["unit", "period", "outcome", "events", "births", "estimate", "lo
 
 
 def _span(years) -> str:
-    years = sorted(int(y) for y in years)
-    if not years:
-        return ""
-    return str(years[0]) if len(years) == 1 else f"{years[0]}-{years[-1]}"
+    """A pooled period's label (:func:`brecha.panel.period_label`: ``2000-2015``, ``2001,2005``)."""
+    from .panel import period_label
+
+    return period_label(years)
 
 
 def _outcome_name(outcome: str) -> str:
@@ -103,7 +103,7 @@ def events_table(panel, outcome: str = "infant", years=None, pool: bool = False,
     by_year = "year" in d.columns and d["year"].notna().any()
     if pool and (by_year or "period" in d.columns):
         if by_year:
-            label = _span(years if years is not None else d["year"].dropna().unique())
+            label = _span(d["year"].dropna().unique())  # the years pooled, not the years asked
         else:  # a table of periods only (e.g. already pooled): pool over its periods
             periods = sorted(d["period"].astype(str).unique())
             first, last = periods[0].split("-")[0], periods[-1].split("-")[-1]

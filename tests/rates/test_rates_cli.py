@@ -224,3 +224,25 @@ def test_bad_inputs_name_the_problem(chile, capsys):
     assert "-3" in capsys.readouterr().err
     assert run(["disparity", "--example", "chile", "--years", "2010", "--region", "11", "--reference", "best"]) == 2
     assert "best:0" in capsys.readouterr().err
+
+
+def test_a_pooled_period_is_labelled_with_the_years_it_pools(tmp_path):
+    """`--years 2001,2005 --pool` pools two years: labelled "2001,2005" (as --years takes them), not
+    "2001-2005", which reads as five; years asked but absent (2020) are not in the label either. Consecutive
+    years keep their usual label. The same label in every command that pools (rates, inequality, disparity)."""
+    from brecha import datasets
+    from brecha.panel import period_label
+
+    path = tmp_path / "chile.csv"
+    datasets.chile().subset(region=["01"]).to_file(path)
+    cases = {"2001,2005": "2001,2005", "2000-2003,2005": "2000-2003,2005", "2001,2020": "2001",
+             "2002-2004": "2002-2004"}
+    for asked, label in cases.items():
+        for command, extra in (("rates", []), ("inequality", []), ("disparity", ["--reference", "01101"])):
+            out = tmp_path / f"{command}.csv"
+            assert main(["--lang", "en", command, str(path), "--years", asked, "--pool", *extra, "-o", str(out)]) == 0
+            assert set(pd.read_csv(out, dtype={"period": str})["period"]) == {label}, (command, asked)
+    rates = pd.read_csv(tmp_path / "rates.csv", dtype={"unit": str})
+    assert rates["n_years"].max() == 3
+    assert [period_label(y) for y in ([2001, 2005], [2005, 2001, 2001], [2010], [], range(2000, 2016))] == \
+        ["2001,2005", "2001,2005", "2010", "", "2000-2015"]
