@@ -240,3 +240,21 @@ def test_thirty_bad_counts_first_ones_listed_rest_counted(tmp_path):
     text = str(info.value)
     assert "filas 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21 (y 10 más)" in text
     assert "-1 (fila 9) (y 22 más)" in text and "-1 (fila 10)" not in text   # 8 cells shown, the rest counted
+
+
+@pytest.mark.parametrize("lang, words", [("en", "row 14; column 'unit'"), ("es", "fila 14; columna 'unit'")])
+def test_an_unknown_code_after_excluded_rows_is_named_by_its_line_in_the_file(tmp_path, capsys, lang, words):
+    """A total row, a unit the source does not know (99999) and a blank line are excluded before the Panel
+    checks the codes: the unknown code 09999 on line 14 of the file was reported as "row 11" (its position
+    among the rows kept). It is named by its own line now."""
+    lines = ["unit,year,births,deaths", "09101,2021,2871,18", "09102,2021,208,0", "09103,2021,152,0",
+             "Total regional,2021,9860,56", "99999,2021,1,0", "", "09104,2021,95,0", "09105,2021,235,0",
+             "09106,2021,112,0", "09107,2021,126,0", "09108,2021,399,1", "09109,2021,182,2", "09999,2021,5,0",
+             "09110,2021,63,1"]
+    path = tmp_path / "con_totales.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert lines[13].startswith("09999")  # line 14 of the file
+    assert main(["--lang", lang, "ingest", "table", str(path), "-o", str(tmp_path / "p.csv")]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "09999" in err, err
+    assert not (tmp_path / "p.csv").exists()

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..errors import InputError
@@ -274,6 +275,7 @@ def _checked_keys(out: pd.DataFrame, rows, file):
     out["unit"] = out["unit"].astype(str).str.replace(r"\.0$", "", regex=True)
     _check_duplicates(out, rows, file)
     out.attrs["source"] = file
+    out.attrs["rows"] = np.asarray(rows)  # the file's own line numbers, for the Panel's messages
     return out
 
 
@@ -309,7 +311,10 @@ def combine(tables: list[pd.DataFrame], *, country: str | None = "auto", source:
     if country and country.lower() == "none":
         country = None
     files = ", ".join(dict.fromkeys(origin.values()))
-    return Panel(merged, country=country, source=source or files, notes=tuple(notes))
+    # one file: the Panel's messages name its own lines (rows of totals, unknown units or blank lines were
+    # excluded before, so a position in the table is not a line of the file); several joined: no one line
+    rows = tables[0].attrs.get("rows") if len(tables) == 1 else None
+    return Panel(merged, country=country, source=source or files, notes=tuple(notes), row_numbers=rows)
 
 
 @dataclass
