@@ -60,6 +60,10 @@ MESSAGES = {
                            "(brecha.registry) o indique otro país con --country",
                            "check the codes; for old commune codes use harmonisation (brecha.registry) "
                            "or give another country with --country"),
+    "text_columns": ("columna(s) {cols} con texto y ningún número (¿nombres?): se dejan fuera de las covariables "
+                     "(para nombrar las unidades, llame a la columna 'name')",
+                     "column(s) {cols} hold text and no number (names?): left out of the covariates (to name the "
+                     "units, call the column 'name')"),
     "bad_covariate": ("covariable no numérica: {values}", "non-numeric covariate: {values}"),
     "bad_covariate_hint": ("use números (punto decimal) o deje la celda vacía",
                            "use numbers (decimal point) or leave the cell empty"),
@@ -145,6 +149,13 @@ def _validate(panel) -> tuple[pd.DataFrame, pd.DataFrame]:
     attrs = [c for c in ATTRIBUTE_COLUMNS if c in d.columns]
     attr_table = d[["unit"] + attrs].drop_duplicates("unit") if attrs else None
     d = d.drop(columns=attrs)
+    text_only = [c for c in d.columns if c not in ("unit", "year") and c not in COUNT_COLUMNS
+                 and _text_only(d[c])]
+    if text_only:  # names, notes: not covariates (a typo among numbers is still an error, below)
+        d = d.drop(columns=text_only)
+        msg = MSG("text_columns", cols=", ".join(f"'{c}'" for c in text_only))
+        panel.warnings.append(msg)
+        warn(msg)
     for col in [c for c in d.columns if c not in ("unit", "year") and c not in COUNT_COLUMNS]:
         d[col] = _check_covariate(d[col], col, rows, src)
 
@@ -208,6 +219,18 @@ def _check_counts(series: pd.Series, col: str, rows, src) -> pd.Series:
         raise InputError(MSG("fraction", values=_cells(values[frac].tolist(), rows[frac.to_numpy(dtype=bool, na_value=False)])),
                          file=src, rows=rows[frac.to_numpy(dtype=bool, na_value=False)], column=col, hint=MSG("fraction_hint"))
     return values.round().astype("Int64")
+
+
+def _text_only(series: pd.Series) -> bool:
+    """A column of text and no number at all (a commune's name, a note): nothing to analyse in it."""
+    if pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
+        return False
+    text = series.astype("string").str.strip()
+    written = text.notna() & (text != "")
+    if not written.any():
+        return False
+    numbers = pd.to_numeric(text.str.replace(",", ".", regex=False), errors="coerce")
+    return not numbers[written].notna().any()
 
 
 def _check_covariate(series: pd.Series, col: str, rows, src) -> pd.Series:

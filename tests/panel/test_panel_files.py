@@ -267,3 +267,31 @@ def test_empty_counts_are_warned_about_naming_the_unit_years_not_left_out_silent
     assert words in capsys.readouterr().err
     total = pd.read_csv(tmp_path / "r.csv")
     assert total["events"].iloc[0] == 8 + 5 + 60 and total["births"].iloc[0] == 1000 + 520 + 9000
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "column(s) 'comuna', 'nota' hold text and no number (names?): left out of the covariates"),
+    ("es", "columna(s) 'comuna', 'nota' con texto y ningún número (¿nombres?): se dejan fuera de las covariables"),
+])
+def test_a_column_of_names_is_set_aside_not_an_error_and_a_typo_among_numbers_still_is(tmp_path, capsys, lang,
+                                                                                         words):
+    """A user's file often carries the communes' names ('comuna', 'nombre_comuna'): every analysis command
+    refused it as a "non-numeric covariate" listing every row. A column with text and no number is set aside
+    with a warning (as `ingest table` does); a covariate with numbers and one word is still an error naming
+    the row."""
+    d = good()
+    d["comuna"] = ["Iquique", "Iquique", "Alto Hospicio", "Alto Hospicio", "Santiago"]
+    d["nota"] = ["", "revisar", "", "", ""]
+    path = tmp_path / "con_nombres.csv"
+    d.to_csv(path, index=False)
+    assert main(["--lang", lang, "rates", str(path), "--pool", "-o", str(tmp_path / "r.csv")]) == 0
+    assert words in capsys.readouterr().err
+    with pytest.warns(BrechaWarning):
+        p = read_panel(path)
+    assert "comuna" not in p.data.columns and "poverty" in p.data.columns
+    d["poverty"] = d["poverty"].astype(object)
+    d.loc[2, "poverty"] = "veinte"
+    d.to_csv(path, index=False)
+    assert main(["--lang", lang, "rates", str(path), "--pool"]) == 2
+    err = capsys.readouterr().err
+    assert "'veinte' (" in err and ("row 4" in err or "fila 4" in err), err
