@@ -215,3 +215,16 @@ def test_deaths_cover_needs_a_births_table(tmp_path, capsys):
                  "births-table", "-o", str(tmp_path / "p.csv")]) == 2
     assert "--deaths-cover births-table needs --births-table" in capsys.readouterr().err
     assert not (tmp_path / "p.csv").exists()
+
+
+def test_a_births_table_with_a_commune_column_as_the_help_says(tmp_path):
+    """The option's help says "columns commune, year, births": a column named 'commune' is the commune code."""
+    files = datasets.write_araucania_files(tmp_path)
+    table = pd.read_csv(files["births"], dtype=str).rename(columns={"codigo_comuna": "commune", "anio": "year",
+                                                                     "nacidos_vivos": "births"})
+    births = tmp_path / "births_en.csv"
+    table.to_csv(births, index=False)
+    out = tmp_path / "p.csv"
+    assert main(["--lang", "en", "ingest", "deis", "--deaths", str(files["deaths"]), "--births-table", str(births),
+                 "-o", str(out)]) == 0
+    assert int(read_panel(out).data["births"].sum()) == 9860

@@ -4,7 +4,7 @@ DEIS publishes birth microdata, but a user often has the births already counted 
 *Anuario de Estadísticas Vitales*, a ministry extract). ``brecha ingest deis --deaths ... --births-table
 FILE`` (:func:`attach_births`) puts those counts in the panel that the death rows make:
 
-- the table needs a commune code column (``unit``, ``codigo_comuna``, ``cod_comuna``, ``comuna``, ``code``),
+- the table needs a commune code column (``unit``, ``codigo_comuna``, ``cod_comuna``, ``comuna``, ``commune``, ``code``),
   a year column (``year``, ``anio``, ``año``) and a births column (``births``, ``nacidos_vivos``,
   ``nacimientos``); codes are read as the registry reads them (``9101`` = ``09101``);
 - a row is used when its commune-year has records in the deaths files (the panel's rows); a row of a
@@ -71,7 +71,7 @@ MSG = Catalog({
                   "(--deaths-cover births-table: the deaths files cover the table's communes in {years}): "
                   "{cells}"),
 })
-UNIT_NAMES = ("unit", "codigo_comuna", "cod_comuna", "comuna", "code", "cut", "codigo")
+UNIT_NAMES = ("unit", "codigo_comuna", "cod_comuna", "comuna", "commune", "code", "cut", "codigo")
 YEAR_NAMES = ("year", "anio", "año", "ano")
 BIRTHS_NAMES = ("births", "nacidos_vivos", "nacimientos", "nv")
 
