@@ -452,8 +452,11 @@ def gap(res: StudyResults) -> None:
         rank["smoothed"] = rank["estimate"]
     rank = rank.dropna(subset=["smoothed"])
     rank = rank[rank["births"].astype(float) > 0]
-    out["worst"] = rank.sort_values("smoothed", ascending=False).head(5)
-    out["best"] = rank.sort_values("smoothed").head(5)
+    # five each, never the same unit in both lists (with fewer than ten units ranked, the upper half and the
+    # lower half: four communes of 500 births or more gave the same four in both lists, in reverse)
+    shown = min(5, len(rank) // 2) if len(rank) < 10 else 5
+    out["worst"] = rank.sort_values("smoothed", ascending=False).head(shown)
+    out["best"] = rank.sort_values("smoothed").head(shown)
     if res.funnel_table is not None:
         t = normalise_funnel(res.funnel_table)
         if "flag" in t:

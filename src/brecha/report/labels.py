@@ -38,6 +38,8 @@ LABELS = Catalog({
     "h_national": ("{outcome} en {country}", "{outcome} in {country}"),
     "h_national_text": ("{last} por 1.000 en {y1} (IC 95 %: {lo}–{hi}); {first} en {y0}: {change}.",
                         "{last} per 1,000 in {y1} (95 % CI {lo}–{hi}); {first} in {y0}: {change}."),
+    "h_national_text_one": ("{last} por 1.000 en {y1} (IC 95 %: {lo}–{hi}).", "{last} per 1,000 in {y1} (95 % CI "
+                            "{lo}–{hi})."),
     "h_change_down": ("un descenso de {pct} %", "a fall of {pct} %"),
     "h_change_up": ("un aumento de {pct} %", "a rise of {pct} %"),
     "h_gap": ("¿Cuán desigual?", "How unequal?"),
@@ -48,10 +50,23 @@ LABELS = Catalog({
                    "times (95 % CI {lo_ci}–{hi_ci}) that of the fifth in the {units} with the lowest rates ({hi} "
                    "against {lo} per 1,000). The groups are chosen from these same data, which overstates the "
                    "ratio somewhat."),
+    "h_gap_zero": ("En {period}, el quinto de los nacimientos en las {units} de menor tasa no tuvo ninguna defunción "
+                   "infantil: la razón entre los quintos no está definida. El quinto en las {units} de mayor tasa tuvo "
+                   "{hi} por 1.000, {diff} por 1.000 más. Los grupos se eligen con estos mismos datos, lo que exagera "
+                   "algo la diferencia.",
+                   "In {period}, the fifth of births in the {units} with the lowest rates had no infant death: the "
+                   "ratio between the fifths is not defined. The fifth in the {units} with the highest rates had "
+                   "{hi} per 1,000, {diff} per 1,000 more. The groups are chosen from these same data, which "
+                   "overstates the difference somewhat."),
+    "h_gap_zero_detail": ("por 1.000 de diferencia; razón no definida", "per 1,000 apart; ratio not defined"),
     "h_gap_par": ("Si todas las {units} tuvieran la tasa de la referencia ({ref}), la TMI del conjunto sería "
                   "{par_pct} % menor (RAP% {period}, IC 95 %: {lo}–{hi} %).",
                   "If every {unit} had the reference's rate ({ref}), the IMR of the whole area would be {par_pct} % "
                   "lower (PAR% {period}, 95 % CI {lo}–{hi} %)."),
+    "h_gap_par_up": ("La tasa de la referencia ({ref}) supera la del conjunto: si todas las {units} la tuvieran, la "
+                     "TMI del conjunto sería {par_pct} % mayor (RAP% {period}: {par}, IC 95 %: {lo}–{hi} %).",
+                     "The reference's rate ({ref}) is above the whole area's: if every {unit} had it, the IMR of the "
+                     "whole area would be {par_pct} % higher (PAR% {period}: {par}, 95 % CI {lo}–{hi} %)."),
     "h_gap_noise": ("Atención: el suavizado atribuye al azar el {pct} % de la variación de las tasas (media "
                     "ponderada de la contracción); la diferencia real entre {units} es mucho menor que esta razón.",
                     "Caution: smoothing attributes {pct} % of the variation of the rates to chance (births-weighted "

@@ -72,6 +72,12 @@ LABELS = Catalog({
                       "(IC 95 %: {lo}–{hi}); {total} en {period}.",
                       "{n} infant deaths a year would not have happened at the reference's rate ({ref}) "
                       "(95 % CI {lo}–{hi}); {total} over {period}."),
+    "h_excess_more": ("Muertes con la tasa de la referencia", "Deaths at the reference's rate"),
+    "h_excess_more_value": ("más al año", "more a year"),
+    "h_excess_text_none": ("La tasa de la referencia ({ref}) supera la del conjunto: con ella habría habido {n} "
+                           "defunciones infantiles más al año, no menos (IC 95 %: {lo}–{hi}); {total} en {period}.",
+                           "The reference's rate ({ref}) is above the whole area's: at it there would have been {n} "
+                           "more infant deaths a year, not fewer (95 % CI {lo}–{hi}); {total} over {period}."),
     "gw_excess_title": ("Defunciones en exceso frente a la referencia", "Excess deaths against the reference"),
     "gw_excess_text": ("Defunciones en exceso = defunciones observadas − nacimientos × tasa de la referencia "
                        "({ref}). En {period}: {total} (IC 95 %: {lo}–{hi}), {n} al año. Una cifra negativa: la "

@@ -104,11 +104,16 @@ def excess_headline(res, page) -> None:
     L, t, years = page.L, ex["total"], ex["years"]
     per_year = [round(float(t[k]) / years) for k in ("estimate", "lower", "upper")]
     ref = f"{page.fmt(float(t['reference_rate']), 1)} {L('per_1000')}"
+    more = per_year[0] < 0  # the reference's rate is above the area's: no death is avoided at it
     page.report.headline["excess"] = {
-        "title": L("h_excess"), "value": page.count(per_year[0]),
-        "detail": " " + L("h_excess_value"),
+        "title": L("h_excess_more" if more else "h_excess"),
+        "value": "+" + page.count(-per_year[0]) if more else page.count(per_year[0]),
+        "detail": " " + L("h_excess_more_value" if more else "h_excess_value"),
         "text": L("h_excess_text", n=page.count(per_year[0]), ref=ref, lo=page.count(per_year[1]),
-                  hi=page.count(per_year[2]), total=page.count(round(float(t["estimate"]))), period=res.period),
+                  hi=page.count(per_year[2]), total=page.count(round(float(t["estimate"]))), period=res.period)
+        if per_year[0] >= 0 else  # a reference above the area's rate avoids no death: said so, not "-3 avoided"
+        L("h_excess_text_none", n=page.count(-per_year[0]), ref=ref, lo=page.count(per_year[1]),
+          hi=page.count(per_year[2]), total=page.count(round(float(t["estimate"]))), period=res.period),
         "estimate": float(t["estimate"]) / years, "lower": float(t["lower"]) / years,
         "upper": float(t["upper"]) / years,
     }

@@ -27,9 +27,12 @@ def build(res, page) -> None:
     h["national"] = {
         "title": L("h_national", outcome=L(f"rate_{res.outcome}"), country=_place(res, page)),
         "value": fmt(last["estimate"], 1), "year": int(last["year"]),
-        "text": L("h_national_text", last=fmt(last["estimate"], 1), y1=int(last["year"]), lo=fmt(last["lower"], 1),
-                  hi=fmt(last["upper"], 1), first=fmt(first["estimate"], 1), y0=int(first["year"]),
-                  change=L("h_change_down" if change < 0 else "h_change_up", pct=fmt(abs(change), 0)))
+        "text": (L("h_national_text", last=fmt(last["estimate"], 1), y1=int(last["year"]), lo=fmt(last["lower"], 1),
+                   hi=fmt(last["upper"], 1), first=fmt(first["estimate"], 1), y0=int(first["year"]),
+                   change=L("h_change_down" if change < 0 else "h_change_up", pct=fmt(abs(change), 0)))
+                 if int(first["year"]) != int(last["year"]) else  # one year: no change to speak of
+                 L("h_national_text_one", last=fmt(last["estimate"], 1), y1=int(last["year"]),
+                   lo=fmt(last["lower"], 1), hi=fmt(last["upper"], 1)))
         + page.caveat,
     }
 
@@ -45,6 +48,11 @@ def gap(res, page) -> None:
                 "text": L("h_gap_text", period=res.period, units=page.units, ratio=fmt(ratio, 2),
                           lo_ci=fmt(ratio_lo, 2), hi_ci=fmt(ratio_hi, 2), hi=fmt(g["high_rate"], 1),
                           lo=fmt(g["low_rate"], 1))}
+    if not g["low_rate"] > 0:  # no death in the lowest fifth (one small year): the difference, not "–×"
+        diff = g["high_rate"] - g["low_rate"]
+        h["gap"].update(value=fmt(diff, 1), detail=L("h_gap_zero_detail"),
+                        text=L("h_gap_zero", period=res.period, units=page.units, hi=fmt(g["high_rate"], 1),
+                               diff=fmt(diff, 1)))
     if "shrinkage" in g:
         share = g["shrinkage"]
         h["gap"]["shrinkage"] = share
@@ -52,10 +60,17 @@ def gap(res, page) -> None:
             h["gap"]["text"] += " " + L("h_gap_noise", pct=fmt(share * 100, 0), units=page.units)
     if "par" in g:
         par = g["par"]
-        h["gap"]["text"] += " " + L("h_gap_par", units=page.units, unit=page.unit,
-                                    ref=f"{fmt(g['reference_rate'], 1)} {L('per_1000')}",
-                                    par_pct=fmt(par["estimate"], 0), lo=fmt(par["lower"], 0),
-                                    hi=fmt(par["upper"], 0), period=res.period)
+        ref = f"{fmt(g['reference_rate'], 1)} {L('per_1000')}"
+        if par["estimate"] >= 0:
+            h["gap"]["text"] += " " + L("h_gap_par", units=page.units, unit=page.unit, ref=ref,
+                                        par_pct=fmt(par["estimate"], 0), lo=fmt(par["lower"], 0),
+                                        hi=fmt(par["upper"], 0), period=res.period)
+        else:  # the reference's rate is above the area's: "would be -5 % lower" said the opposite
+            # PAR% = (total − ref)/total, so at the reference's rate the IMR is ref/total = 1 − PAR% times it
+            higher = -par["estimate"]
+            h["gap"]["text"] += " " + L("h_gap_par_up", units=page.units, unit=page.unit, ref=ref,
+                                        par_pct=fmt(higher, 0), par=fmt(par["estimate"], 0),
+                                        lo=fmt(par["lower"], 0), hi=fmt(par["upper"], 0), period=res.period)
     if "apc" in g:
         apc, lo, hi = g["apc"]
         ok = g["trend_series"]
@@ -111,7 +126,9 @@ def _ranking(res, page) -> None:
     h["worst"] = rows(worst)
     h["best"] = rows(best)
     # honest about the ranking: do the worst units' intervals clear the best ones'?
-    note += " " + L("h_rank_overlap" if float(worst["lower"].min()) <= float(best["upper"].max()) else "h_rank_apart")
+    if len(worst) and len(best):
+        note += " " + L("h_rank_overlap" if float(worst["lower"].min()) <= float(best["upper"].max())
+                        else "h_rank_apart")
     if "funnel_high" in g:
         high = g["funnel_high"]
         # (a study's [publication]: hidden units are counted, not named)
@@ -129,6 +146,8 @@ def _place(res, page) -> str:
     """Where the study is: the region's name for a one-region study, else the country."""
     u, panel = res.study.units, res.panel
     country = page.L(f"country_{panel.country}") if panel.country in ("CL", "BR", "AR") else ""
-    if "region" in u and panel.units is not None and "region_name" in panel.units:
-        return str(panel.units["region_name"].iloc[0])
+    units = panel.units
+    if units is not None and "region_name" in units and len(units) and (
+            "region" in u or ("region" in units and units["region"].nunique() == 1)):
+        return str(units["region_name"].iloc[0])  # a one-region study, or a panel of one region's units
     return country or page.L("country_total")
