@@ -30,10 +30,12 @@ def last_year() -> int:
 MESSAGES = {
     "missing_cols": ("faltan las columnas obligatorias {missing} (columnas presentes: {present})",
                      "required columns {missing} are missing (columns present: {present})"),
-    "missing_cols_hint": ("renombre las columnas o indique la correspondencia (--unit-col, --year-col, "
-                          "--births-col, --deaths-col)",
-                          "rename the columns or give the mapping (--unit-col, --year-col, --births-col, "
-                          "--deaths-col)"),
+    "missing_cols_hint": ("renombre las columnas (unit, year, births, deaths) o lea el archivo con 'brecha ingest "
+                          "table ARCHIVO -o panel.csv', que reconoce codigo_comuna, anio, nacidos_vivos, "
+                          "defunciones_infantiles... y acepta --unit-col, --year-col, --births-col, --deaths-col",
+                          "rename the columns (unit, year, births, deaths) or read the file with 'brecha ingest "
+                          "table FILE -o panel.csv', which recognises codigo_comuna, anio, nacidos_vivos, "
+                          "defunciones_infantiles... and takes --unit-col, --year-col, --births-col, --deaths-col"),
     "empty": ("la tabla no tiene filas", "the table has no rows"),
     "empty_unit": ("código de unidad vacío", "empty unit code"),
     "empty_unit_hint": ("complete el código o elimine la fila", "fill in the code or delete the row"),

@@ -295,3 +295,24 @@ def test_a_column_of_names_is_set_aside_not_an_error_and_a_typo_among_numbers_st
     assert main(["--lang", lang, "rates", str(path), "--pool"]) == 2
     err = capsys.readouterr().err
     assert "'veinte' (" in err and ("row 4" in err or "fila 4" in err), err
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "read the file with 'brecha ingest table FILE -o panel.csv', which recognises codigo_comuna, anio, "
+           "nacidos_vivos, defunciones_infantiles... and takes --unit-col"),
+    ("es", "lea el archivo con 'brecha ingest table ARCHIVO -o panel.csv', que reconoce codigo_comuna, anio, "
+           "nacidos_vivos, defunciones_infantiles... y acepta --unit-col"),
+])
+def test_a_file_with_its_own_column_names_is_pointed_to_ingest_table_which_reads_it(tmp_path, capsys, lang, words):
+    """An analysis command has no --unit-col: the message used to suggest it. It points to `ingest table`,
+    and that command does read the file as the message says."""
+    d = good()[["unit", "year", "births", "deaths"]]
+    d.columns = ["codigo_comuna", "anio", "nacidos_vivos", "defunciones_infantiles"]
+    path = tmp_path / "propio.csv"
+    d.to_csv(path, index=False)
+    assert main(["--lang", lang, "rates", str(path)]) == 2
+    assert words in capsys.readouterr().err
+    out = tmp_path / "panel.csv"
+    assert main(["--lang", lang, "ingest", "table", str(path), "-o", str(out)]) == 0
+    assert main(["--lang", lang, "rates", str(out), "--pool", "-o", str(tmp_path / "r.csv")]) == 0
+    assert int(pd.read_csv(tmp_path / "r.csv")["events"].sum()) == int(d["defunciones_infantiles"].sum())
