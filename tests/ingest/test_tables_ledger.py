@@ -258,3 +258,38 @@ def test_an_unknown_code_after_excluded_rows_is_named_by_its_line_in_the_file(tm
     err = capsys.readouterr().err
     assert words in err and "09999" in err, err
     assert not (tmp_path / "p.csv").exists()
+
+
+def test_deis_argentina_rows_that_are_not_provinces_are_excluded_and_counted(tmp_path, capsys):
+    """DEIS Argentina's yearbook tables carry the country (00), Gran Buenos Aires (GBA, a sum of partidos
+    overlapping 02 and 06), residence abroad (98) and unknown (99) beside the 24 provinces. `ingest table`
+    stopped on them as "codes unknown to the AR registry" (advising about old commune codes); they are now
+    excluded and counted in the ledger, as Chile's and Brazil's totals and unknown units are, and the panel
+    is the 24 provinces' own counts."""
+    from brecha import datasets
+
+    panel = datasets.argentina().data[["unit", "year", "births", "deaths"]].copy()
+    years = sorted(panel["year"].unique())
+    extra = []
+    for year in years:
+        part = panel[panel["year"] == year]
+        extra += [{"unit": "00", "year": year, "births": int(part["births"].sum()) + 900,
+                   "deaths": int(part["deaths"].sum()) + 9},
+                  {"unit": "GBA", "year": year, "births": 1000, "deaths": 10},
+                  {"unit": "98", "year": year, "births": 100, "deaths": 1},
+                  {"unit": "99", "year": year, "births": 800, "deaths": 8}]
+    raw = pd.concat([pd.DataFrame(extra), panel.astype({"births": "int64", "deaths": "int64"})])
+    raw = raw.rename(columns={"year": "anio", "unit": "prov", "births": "nv", "deaths": "def"})
+    path = tmp_path / "deis_argentina.csv"
+    raw[["anio", "prov", "nv", "def"]].to_csv(path, index=False)
+    out = tmp_path / "p.csv"
+    assert main(["--lang", "en", "ingest", "table", str(path), "--unit-col", "prov", "--births-col", "nv",
+                 "--deaths-col", "def", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "(00; GBA)" in printed and "(98; 99)" in printed
+    ledger = pd.read_csv(tmp_path / "p.ledger.csv").set_index("reason")["rows"]
+    assert ledger["aggregate_row"] == 2 * len(years) and ledger["unit_unknown_in_source"] == 2 * len(years)
+    got = pd.read_csv(out, dtype={"unit": str}).set_index(["unit", "year"]).sort_index()
+    want = panel.astype({"unit": str}).set_index(["unit", "year"]).sort_index()
+    assert got.index.equals(want.index) and (got["births"] == want["births"]).all()
+    assert (got["deaths"] == want["deaths"]).all() and got.index.get_level_values(0).nunique() == 24

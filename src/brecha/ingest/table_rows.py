@@ -196,6 +196,12 @@ def exclude_non_units(table: pd.DataFrame, unit_col: str, *, country: str | None
         if str(country).upper() in ("BR", "AUTO", "BRAZIL", "BRASIL"):
             unknown |= text.str.fullmatch(_UNKNOWN_CODE_BR.pattern).fillna(False).to_numpy(dtype=bool)
         kind[unknown & kind.isna().to_numpy()] = "unit_unknown"
+        if str(country).upper() in ("AR", "AUTO", "ARGENTINA"):  # DEIS Argentina: 00 the country, GBA a sum of
+            # partidos, 98 abroad, 99 unknown residence (brecha.registry.argentina.AGGREGATE_CODES)
+            code = text.str.replace(r"\.0$", "", regex=True).str.zfill(2)
+            fresh = kind.isna().to_numpy()
+            kind[code.isin(["00", "GBA"]).to_numpy(dtype=bool) & fresh] = "aggregate"
+            kind[code.isin(["98", "99"]).to_numpy(dtype=bool) & fresh] = "unit_unknown"
     others = [c for c in table.columns if c != unit_col]
     for i in np.flatnonzero((text == "").to_numpy()):   # code empty: a total labelled in another column?
         for col in others:
