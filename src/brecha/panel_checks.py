@@ -62,6 +62,10 @@ MESSAGES = {
                            "(brecha.registry) o indique otro país con --country",
                            "check the codes; for old commune codes use harmonisation (brecha.registry) "
                            "or give another country with --country"),
+    "other_country_hint": ("los códigos son de {name}: indique --country {country} (o country=\"{country}\" "
+                           "en Python)",
+                           "the codes are {name}'s: give --country {country} (or country=\"{country}\" in "
+                           "Python)"),
     "text_columns": ("columna(s) {cols} con texto y ningún número (¿nombres?): se dejan fuera de las covariables "
                      "(para nombrar las unidades, llame a la columna 'name')",
                      "column(s) {cols} hold text and no number (names?): left out of the covariates (to name the "
@@ -87,10 +91,12 @@ MESSAGES = {
                           "{n} unit-years where neonatal + post-neonatal exceed infant deaths (e.g. {examples})"),
     "country_CL": ("Chile", "Chile"),
     "country_BR": ("Brasil", "Brazil"),
+    "country_AR": ("Argentina", "Argentina"),
     "cell": ("{value!r} (fila {row})", "{value!r} (row {row})"),
     "cells_more": (" (y {n} más)", " (+{n} more)"),
 }
 MSG = Catalog(MESSAGES)
+LISTED_CODES = 50  # unknown codes named in the error (every one of them is in its rows)
 
 
 def _examples(frame: pd.DataFrame, n: int = 5) -> str:
@@ -168,9 +174,18 @@ def _validate(panel) -> tuple[pd.DataFrame, pd.DataFrame]:
         if not known.all():
             bad_codes = sorted(d.loc[~known, "unit"].unique())
             country = MSG(f"country_{panel.country}") if f"country_{panel.country}" in MSG else panel.country
-            raise InputError(MSG("unknown_units", n=len(bad_codes), country=country,
-                                 codes=", ".join(bad_codes)),
-                             file=src, rows=rows[~known], column="unit", hint=MSG("unknown_units_hint"))
+            shown = ", ".join(bad_codes[:LISTED_CODES]) + (MSG("cells_more", n=len(bad_codes) - LISTED_CODES)
+                                                           if len(bad_codes) > LISTED_CODES else "")
+            hint = MSG("unknown_units_hint")
+            if (~known).mean() > 0.5:  # most codes unknown: the file is likely of another country
+                from .panel import detect_country
+
+                other = detect_country(d["unit"])
+                if other and other != panel.country:
+                    name = MSG(f"country_{other}") if f"country_{other}" in MSG else other
+                    hint = MSG("other_country_hint", country=other, name=name)
+            raise InputError(MSG("unknown_units", n=len(bad_codes), country=country, codes=shown),
+                             file=src, rows=rows[~known], column="unit", hint=hint)
 
     order = np.lexsort((d["year"].to_numpy(), d["unit"].to_numpy()))
     d = d.iloc[order].reset_index(drop=True)

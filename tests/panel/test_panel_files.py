@@ -316,3 +316,16 @@ def test_a_file_with_its_own_column_names_is_pointed_to_ingest_table_which_reads
     assert main(["--lang", lang, "ingest", "table", str(path), "-o", str(out)]) == 0
     assert main(["--lang", lang, "rates", str(out), "--pool", "-o", str(tmp_path / "r.csv")]) == 0
     assert int(pd.read_csv(tmp_path / "r.csv")["events"].sum()) == int(d["defunciones_infantiles"].sum())
+
+
+@pytest.mark.parametrize("lang, words", [("en", "the codes are Brazil's: give --country BR"),
+                                         ("es", "los códigos son de Brasil: indique --country BR")])
+def test_a_file_of_another_country_says_which_and_lists_fifty_codes_not_all(tmp_path, capsys, lang, words):
+    """Brazil's 5,570 municipalities read with --country CL: the error listed every code (44 KB). It names
+    50 and how many more, and says which country the codes are of."""
+    path = tmp_path / "brasil.csv"
+    datasets.brazil().subset(years=[2019]).to_file(path)
+    assert main(["--lang", lang, "panel", str(path), "--country", "CL"]) == 2
+    err = capsys.readouterr().err
+    assert words in err and ("(+5520 more)" in err or "(y 5520 más)" in err), err[:400]
+    assert len(err) < 2000
