@@ -200,6 +200,12 @@ MSG = Catalog({
                      "bootstrap_ci must be 'percentile' or 'basic'"),
     "bad_draws": ("draws debe ser 'poisson' o 'binomial'", "draws must be 'poisson' or 'binomial'"),
     "bad_advantaged": ("advantaged debe ser 'high' o 'low'", "advantaged must be 'high' or 'low'"),
+    "no_covariate_any": ("'{covariate}' no tiene valores en ningún período pedido ({periods}): no hay orden para "
+                         "medir la desigualdad", "'{covariate}' has no values in any period asked ({periods}): "
+                         "there is no order to measure inequality by"),
+    "no_covariate_any_hint": ("pida años en que la covariable tiene valores (brecha panel ARCHIVO los muestra) u "
+                              "ordene por otra covariable", "ask for years in which the covariate has values "
+                              "(brecha panel FILE shows them) or rank by another covariate"),
     "no_covariate_periods": ("'{covariate}' no tiene valores en: {periods}; esos períodos se omiten",
                              "'{covariate}' has no values in: {periods}; those periods are skipped"),
     "too_few": ("{period}: menos de 2 subgrupos con datos; se omite",
@@ -484,7 +490,10 @@ def inequality(panel, outcome="infant", years=None, pool=False, rank_by=None, gr
         warn(msg("no_covariate_periods", covariate=rank_by, periods=", ".join(no_values)))
     if skipped_all:
         warn(msg("skipped", items="; ".join(f"{k} ({_skip_reason(v)})" for k, v in skipped_all.items())))
-    if not rows and too_few and len(too_few) == ev["period"].nunique():
+    if not rows and no_values and len(no_values) == ev["period"].nunique():
+        raise InputError(msg("no_covariate_any", covariate=rank_by, periods=", ".join(no_values[:5])
+                             + (" ..." if len(no_values) > 5 else "")), hint=msg("no_covariate_any_hint"))
+    if not rows and too_few and len(too_few) + len(no_values) == ev["period"].nunique():
         units = sorted({u for _, codes in too_few for u in codes})
         raise InputError(msg("single_unit", periods=", ".join(p for p, _ in too_few[:5])
                              + (" ..." if len(too_few) > 5 else ""), units=", ".join(units[:5]) or "-"),

@@ -55,6 +55,11 @@ MSG = Catalog({
                   "{period}: {n} units without births or without recorded deaths are left out"),
     "skipped": ("{period}: sin descomposición, {names} no tiene valores ese período",
                 "{period}: no decomposition, {names} has no values in that period"),
+    "none_decomposed": ("ningún período tiene al menos {k} unidades con nacimientos y los determinantes: no hay "
+                        "nada que descomponer", "no period has at least {k} units with births and the "
+                        "determinants: there is nothing to decompose"),
+    "none_decomposed_hint": ("analice más unidades (una región o el país entero) o menos determinantes",
+                             "analyse more units (a region or the whole country) or fewer determinants"),
     "too_few": ("{period}: {n} unidades para {k} coeficientes; sin descomposición",
                 "{period}: {n} units for {k} coefficients; no decomposition"),
     "zero_mean": ("media 0: índice de concentración no definido", "mean 0: concentration index undefined"),
@@ -221,6 +226,8 @@ def ci_decompose(panel, rank_by: str, determinants, outcome: str = "infant", yea
         pieces.append(dict(period=period, events=ev_ok, births=births_ok, x=x, order=order,
                            base=dict(period=period, method=METHOD, n_units=int(ok.sum()),
                                      n_excluded=int((~ok).sum()))))
+    if not pieces:  # no period with units enough: an empty table said nothing (exit 0, "Empty DataFrame")
+        raise InputError(MSG("none_decomposed", k=len(names) + 2), hint=MSG("none_decomposed_hint"))
 
     def work(piece):
         return _period_results(piece, int(bootstrap or 0), seed)

@@ -52,6 +52,11 @@ MSG = Catalog({
     "undefined_note": ("no definida: {n} unidades con tasa 0", "undefined: {n} units with rate 0"),
     "too_few": ("{period}: menos de 2 unidades con nacimientos; sin descomposición",
                 "{period}: fewer than 2 units with births; no decomposition"),
+    "none_decomposed": ("ningún período tiene al menos 2 unidades con nacimientos y grupo: no hay nada que "
+                        "descomponer", "no period has at least 2 units with births and a group: there is nothing "
+                        "to decompose"),
+    "none_decomposed_hint": ("analice más unidades (una región o el país entero)",
+                             "analyse more units (a region or the whole country)"),
     "bad_change": ("--change necesita dos períodos analizados (p. ej. 2001,2011); hay: {have}",
                    "--change needs two analysed periods (e.g. 2001,2011); there are: {have}"),
     "change_pool": ("--change compara dos años: no se puede usar con --pool",
@@ -281,6 +286,9 @@ def decompose(panel, by: str = "region", measures=MEASURES, outcome: str = "infa
             rate = events / births
         pieces.append(dict(period=period, rate=rate, events=events, births=births, group_code=group_code,
                            group_labels=list(group_labels), n_units=int(ok.sum()), n_excluded=n_excluded))
+
+    if not pieces:  # no period with 2 units: an empty table said nothing (exit 0, "Empty DataFrame")
+        raise InputError(MSG("none_decomposed"), hint=MSG("none_decomposed_hint"))
 
     def work(piece):
         return _period_results(piece, names, bootstrap, seed, smoothed)
