@@ -68,13 +68,16 @@ MSG = Catalog({
         "de verdad. El método de Marshall llevaría todas las unidades a la media, con intervalos de ancho "
         "cero, aparentando una certeza que no existe. Para esas filas la estimación es la media y el "
         "intervalo va de la media al intervalo de Poisson exacto de la unidad, el que cubre cualquier varianza "
-        "previa (flag no_extra_variation). Para estimar la variación, agrupe años (--pool) o use --prior region",
+        "previa (flag no_extra_variation). Para estimar la variación, {what}",
         "Empirical Bayes, {groups}: the units' rates vary no more than Poisson chance would make them "
         "(Marshall's A {values}, in (per 1,000)², ≤ 0), so how much they truly differ cannot be estimated. "
         "Marshall's method would set every unit to the mean with zero-width intervals, pretending a "
         "certainty that does not exist. For these rows the estimate is the mean and the interval spans the "
         "mean and the unit's exact Poisson interval, covering any prior variance (flag no_extra_variation). "
-        "To estimate the variation, pool years (--pool) or use --prior region"),
+        "To estimate the variation, {what}"),
+    "what_pool_region": ("agrupe años (--pool) o use --prior region", "pool years (--pool) or use --prior region"),
+    "what_pool": ("agrupe años (--pool) o analice un área mayor (el prior de cada región usa solo sus unidades)",
+                  "pool years (--pool) or analyse a larger area (each region's prior uses its own units only)"),
     "bad_overdispersion": ("sobredispersión '{name}' desconocida; use additive o multiplicative",
                            "unknown overdispersion '{name}'; use additive or multiplicative"),
 })
@@ -205,8 +208,14 @@ def _warn_no_extra_variation(groups, a_raw, periods, names) -> None:
         seen.setdefault(label, float(a_raw[g]))
     shown = list(seen.items())[:8]
     more = f" (+{len(seen) - 8})" if len(seen) > 8 else ""
+    from .i18n import get_language
+
+    comma = get_language() == "es"  # the values in the message's own decimal convention
+    values = [f"{v * 1e6:.3g}".replace(".", ",") if comma else f"{v * 1e6:.3g}" for _, v in shown]
+    by_region = any(str(name) != "global" for name in names)  # --prior region already: do not suggest it
     warn(MSG("no_extra_variation", groups=", ".join(k for k, _ in shown) + more,
-             values=", ".join(f"{v * 1e6:.3g}" for _, v in shown) + more))
+             values=("; " if comma else ", ").join(values) + more,
+             what=MSG("what_pool" if by_region else "what_pool_region")))
 
 
 # ---------------------------------------------------------------------------------------------- funnel

@@ -44,7 +44,11 @@ def test_worked_example_spans_the_mean_and_the_garwood_interval_of_each_unit():
     assert (round(t["lower"].iloc[2], 3), round(t["upper"].iloc[2], 2)) == (4.795, 18.39)
     # D = 2, LB = 400: Garwood 0.606 to 18.06, which holds m as well
     assert (round(t["lower"].iloc[0], 3), round(t["upper"].iloc[0], 2)) == (0.606, 18.06)
-    assert f"{a * 1e6:.3g}" in str(caught[0].message)
+    # the value in the message's language's decimal convention (Spanish: comma)
+    from brecha.i18n import get_language
+
+    shown = f"{a * 1e6:.3g}"
+    assert (shown.replace(".", ",") if get_language() == "es" else shown) in str(caught[0].message)
 
 
 @pytest.mark.parametrize("lang,words", [("en", ["Empirical Bayes, 2011", "pretending a certainty",

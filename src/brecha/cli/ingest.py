@@ -96,7 +96,7 @@ def add_deis_parser(sources) -> None:
     p.add_argument("--births-layout", metavar="LAYOUT", help=MSG("layout_help"))
     p.add_argument("--births-table", metavar="FILE", help=MSG("births_table_help"))
     p.add_argument("--deaths-cover", choices=["records", "births-table"], default="records", help=MSG("cover_help"))
-    p.add_argument("--quiet", action="store_true", help=MSG("quiet_help"))
+    p.add_argument("-q", "--quiet", action="store_true", help=MSG("quiet_help"))
     declare_outputs(p, companions=ledger_paths)
     p.set_defaults(func=run_deis)
 

@@ -53,7 +53,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--match", choices=["exact", "approximate"], default="exact", help=MSG("match_help"))
     p.add_argument("--sheet", default="0", help=MSG("sheet_help"))
     add_decimal_argument(p)
-    p.add_argument("--quiet", action="store_true", help=MSG("quiet_help"))
+    p.add_argument("-q", "--quiet", action="store_true", help=MSG("quiet_help"))
     add_output_argument(p, required=True)
     declare_outputs(p, companions=ledger_paths)  # checked with -o before any work (cli.main)
     p.set_defaults(func=run)

@@ -11,6 +11,8 @@ MSG = Catalog({
                   "joinpoint: figure (.svg or .png) with observed rates, segments, joinpoints and APCs; one series "
                   "or up to 30 (e.g. --level region)"),
     "bad_plot": ("la figura debe ser .svg o .png, no '{suffix}'", "the figure must be .svg or .png, not '{suffix}'"),
+    "bad_plot_hint": ("nombre la figura {stem}.svg (vectorial, para publicar) o {stem}.png",
+                      "name the figure {stem}.svg (vector, for publishing) or {stem}.png"),
     "too_many": ("{n} series: la figura admite hasta 30", "{n} series: the figure takes up to 30"),
     "too_many_hint": ("use --level province|region|country o --region", "use --level province|region|country or "
                       "--region"),
@@ -31,7 +33,8 @@ def check_plot(path: str, family: str = "gaussian") -> None:
         raise InputError(MSG("no_poisson"), argument="plot")
     suffix = Path(path).suffix.lower()
     if suffix not in (".svg", ".png"):
-        raise InputError(MSG("bad_plot", suffix=suffix or "-"), file=str(path), argument="plot")
+        raise InputError(MSG("bad_plot", suffix=suffix or "-"), file=str(path), argument="plot",
+                         hint=MSG("bad_plot_hint", stem=Path(path).stem or "figure"))
 
 
 def write_plot(args, panel, result, fits: dict) -> None:

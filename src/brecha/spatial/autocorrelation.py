@@ -51,6 +51,8 @@ MSG = Catalog({
                 "spatial analysis {period}: {count} units have a rate and neighbours; at least 3 are needed"),
     "too_few_hint": ("agrupe años (--pool) o analice más unidades (sin --region)",
                      "pool years (--pool) or analyse more units (without --region)"),
+    "too_few_hint_pooled": ("analice más unidades (sin --region, o un área mayor)",
+                            "analyse more units (without --region, or a larger area)"),
     "bad_permutations": ("--permutations debe ser 0 o al menos 99, no {value}",
                          "--permutations must be 0 or at least 99, not {value}"),
     "bad_seed": ("la semilla debe ser un entero no negativo, no {value}",
@@ -140,7 +142,8 @@ def spatial_autocorrelation(panel, outcome: str = "infant", years=None, pool: bo
         sub = nb.restrict([u for u in nb.units if u in has_rate.index and has_rate[u]])
         ids = sub.units
         if len(ids) < 3:
-            raise InputError(MSG("too_few", period=period, count=len(ids)), hint=MSG("too_few_hint"))
+            raise InputError(MSG("too_few", period=period, count=len(ids)),
+                             hint=MSG("too_few_hint_pooled" if pool else "too_few_hint"))
         dd = as_float(part.loc[ids, "events"])
         nn = as_float(part.loc[ids, "births"])
         w = sub.w
