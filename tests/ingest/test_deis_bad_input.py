@@ -272,7 +272,7 @@ def test_quoted_number_beyond_the_head_is_read(tmp_path):
 
 @pytest.mark.parametrize("lang, words", [
     ("en", "Warning: 2 records excluded that may have been infant deaths or births (commune unknown (99999): 1; "
-           "age empty or invalid (EDAD_TIPO/EDAD_CANT): 1); details in "),
+           "age empty or invalid (EDAD_TIPO/EDAD_CANT): 1); details in "),  # in the order of cli.ingest.DOUBTFUL
     ("es", "Aviso: 2 registros excluidos que podrían ser defunciones infantiles o nacimientos (comuna ignorada "
            "(99999): 1; edad vacía o inválida (EDAD_TIPO/EDAD_CANT): 1); detalle en "),
 ])

@@ -121,7 +121,7 @@ def _say_doubtful_exclusions(ledger, output) -> None:
     if not found:
         return
     english = get_language() == "en"
-    detail = "; ".join(f"{REASONS[r][2 if english else 1]}: {n}" for r, n in found.items())
+    detail = "; ".join(f"{REASONS[r][2 if english else 1]}: {found[r]}" for r in DOUBTFUL if r in found)
     print(MSG("doubtful", n=sum(found.values()), detail=detail, ledger=Ledger.paths_beside(output)[0]), file=sys.stderr)
 
 
