@@ -21,6 +21,7 @@ from .. import progress
 from ..errors import InputError, warn
 from ..i18n import Catalog
 from ._design import Design, design_from_frame, design_from_panel
+from .identification import check_panel, no_death_units
 from .results import Fit, ModelResults, model_label
 
 __all__ = ["fit_models", "fit_frame", "ModelResults", "Fit", "model_label", "MODELS", "LINEAR_MODELS", "COUNT_MODELS"]
@@ -48,10 +49,22 @@ MSG = Catalog({
                              "version is the Mundlak auxiliary regression"),
     "dk_counts": ("modelos de conteo: Driscoll-Kraay no disponible, se usan errores agrupados por unidad",
                   "count models: Driscoll-Kraay not available, clustered-by-unit errors used"),
-    "fe_dropped": ("la Poisson de efectos fijos descarta {n} unidades sin ninguna defunción",
-                   "fixed-effects Poisson drops {n} units with no death at all"),
-    "nb_fe_dropped": ("la binomial negativa de efectos fijos descarta {n} unidades sin ninguna defunción",
-                      "fixed-effects negative binomial drops {n} units with no death at all"),
+    "fe_dropped": ("la Poisson de efectos fijos descarta {n} unidades sin ninguna defunción ({units}): no "
+                   "aportan información a un modelo con efectos de unidad",
+                   "fixed-effects Poisson drops {n} units with no death at all ({units}): they carry no "
+                   "information in a model with unit effects"),
+    "nb_fe_dropped": ("la binomial negativa de efectos fijos descarta {n} unidades sin ninguna defunción ({units}): "
+                      "no aportan información a un modelo con efectos de unidad",
+                      "fixed-effects negative binomial drops {n} units with no death at all ({units}): they "
+                      "carry no information in a model with unit effects"),
+    "nothing_estimated": ("ningún modelo pedido se pudo estimar: {reasons}", "none of the models asked could be "
+                          "estimated: {reasons}"),
+    "nothing_estimated_hint": ("use re o cre (Mundlak), que estiman covariables constantes en el tiempo, o pooled; o "
+                               "agregue una covariable que cambie en el tiempo",
+                               "use re or cre (Mundlak), which estimate time-invariant covariates, or pooled; or "
+                               "add a covariate that changes over time"),
+    "tests_skipped": ("pruebas de efectos de unidad (F, Breusch-Pagan, Hausman) no calculadas: {why}",
+                      "tests of unit effects (F, Breusch-Pagan, Hausman) not run: {why}"),
     "nb_fe_alpha_zero": ("negbin_fe: la sobredispersión estimada es nula (alfa < 1e-6); el modelo se reduce a la "
                          "Poisson con efectos fijos y alfa se fija en 0",
                          "negbin_fe: the estimated overdispersion is nil (alpha < 1e-6); the model reduces to the "
@@ -230,6 +243,8 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
     }
     if any(m in COUNT_MODELS for m in wanted) and design.counts is None:
         raise InputError(MSG("count_needs_counts", lang))
+    # one year, one unit, no deaths: refused here with what to do, before any fit divides by zero
+    no_tests = check_panel(design, wanted, se, time_effects, lang)
     # a bar on a terminal (brecha.progress): count models take tens of seconds on thousands of units
     for key in progress.track(wanted, "models", total=len(wanted), describe=str):
         fit = builders[key](se)
@@ -245,12 +260,18 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
             notes.append(MSG("weights_ignored", lang, models=", ".join(unweighted)))
     if se == "driscoll-kraay" and any(m in COUNT_MODELS for m in wanted):
         notes.append(MSG("dk_counts", lang))
+    if not fits:   # every model asked was dropped (no time-varying covariate): say so, not an empty table
+        raise InputError(MSG("nothing_estimated", lang, reasons="; ".join(
+            MSG("dropped_model", lang, model=m) for m in wanted)), hint=MSG("nothing_estimated_hint", lang),
+            argument="models")
     if "poisson_fe" in fits and fits["poisson_fe"].info.get("units_dropped_no_events"):
-        notes.append(MSG("fe_dropped", lang, n=fits["poisson_fe"].info["units_dropped_no_events"]))
+        notes.append(MSG("fe_dropped", lang, n=fits["poisson_fe"].info["units_dropped_no_events"],
+                         units=no_death_units(design, lang)))
     if "negbin_fe" in fits:
         info = fits["negbin_fe"].info
         if info.get("units_dropped_no_events"):
-            notes.append(MSG("nb_fe_dropped", lang, n=info["units_dropped_no_events"]))
+            notes.append(MSG("nb_fe_dropped", lang, n=info["units_dropped_no_events"],
+                             units=no_death_units(design, lang)))
         if info.get("alpha_at_zero"):
             notes.append(MSG("nb_fe_alpha_zero", lang))
         notes.append(MSG("nb_fe_method", lang))
@@ -264,7 +285,11 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
 
     rows = []
     linear_wanted = [m for m in wanted if m in LINEAR_MODELS]
-    if run_tests and linear_wanted and design.time_varying:
+    tests_note = ""
+    if run_tests and linear_wanted and no_tests:
+        tests_note = MSG("tests_skipped", lang, why=no_tests)
+        notes.append(tests_note)
+    elif run_tests and linear_wanted and design.time_varying:
         rows = _linear_tests(design, fits, se, time_effects, builders, lang, spec)
         if any(r["test"] for r in rows if "Hausman" in r["test"]):
             notes.append(MSG("hausman_conventional", lang))
@@ -273,7 +298,8 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
         rows.append({"test": MSG("lr_overdispersion", lang), "statistic": lr, "df": 1.0, "p_value": p_value,
                      "df_denominator": np.nan, "note": MSG("lr_overdispersion_note", lang)})
     table = pd.DataFrame(rows, columns=["test", "statistic", "df", "p_value", "df_denominator", "note"])
-    return ModelResults(fits, table, notes, outcome=outcome_label, se=se, conf_level=conf_level)
+    return ModelResults(fits, table, notes, outcome=outcome_label, se=se, conf_level=conf_level,
+                        tests_note=tests_note)
 
 
 def _problem_message(key: str, fit: Fit, conf_level: float, lang) -> str:

@@ -195,7 +195,7 @@ def _finish(d, outcome, covariates, weights, counts, notes, lang=None) -> Design
     n_units = d["unit"].nunique()
     notes = list(notes)
     notes.append(MSG("rows_used", lang, n=len(d), units=n_units, years=_span(d["year"].unique())))
-    if ti:
+    if ti and d["unit"].duplicated().any():   # with one year per unit every covariate is "time-invariant"
         notes.append(MSG("time_invariant", lang, names=", ".join(ti)))
     for c in tv:
         if varying[c] < min(n_units, max(FEW_VARYING_UNITS, FEW_VARYING_SHARE * n_units)):

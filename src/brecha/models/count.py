@@ -98,7 +98,7 @@ def fit_poisson(design: Design, se: str = "clustered", time_effects: bool = Fals
         problems = hessian_problems(model.hessian(res.params), bool(getattr(res, "converged", True)))
     p, V = scaling.back(res.params, cov_s)
     names = list(X.columns)
-    dispersion = float(res.pearson_chi2 / res.df_resid)
+    dispersion = float(res.pearson_chi2 / res.df_resid) if res.df_resid > 0 else float("nan")  # saturated: none
     variant = "Poisson GLM, offset log(births)" + (", year effects" if time_effects else "")
     return Fit("poisson", variant, pd.Series(p, index=names), pd.DataFrame(V, index=names, columns=names), label,
                "normal", float(res.df_resid), int(res.nobs), design.n_units,
@@ -132,6 +132,12 @@ def fit_negbin(design: Design, se: str = "clustered", time_effects: bool = False
     return Fit("negbin", variant, params, cov, label, "normal", float(res.df_resid), int(res.nobs),
                design.n_units, {"alpha": float(params["alpha"]), "llf": float(res.llf)},
                rate_ratio=True, hidden_terms=tuple(hidden) + ("alpha",), problems=tuple(problems))
+
+
+def _small_sample(G: int) -> float:
+    """G/(G-1), the small-sample factor of a sandwich clustered in G units; NaN for one unit, where no
+    clustered covariance exists (the fit is then flagged ``se_undefined``, never divided by zero)."""
+    return G / (G - 1) if G > 1 else float("nan")
 
 
 def units_with_events(y, X, offset, unit_index):
@@ -207,7 +213,8 @@ def fit_poisson_fe(design: Design, se: str = "clustered", time_effects: bool = F
         # of the conditional likelihood are not those of the dummy-variable model, so a row-level (HC0)
         # sandwich would not be the usual one; clustering by unit is the robust choice here.
         G = unit_scores.shape[0]
-        V = bread @ (unit_scores.T @ unit_scores * G / (G - 1)) @ bread
+        # one cluster: the sandwich is undefined (NaN, flagged), not a division by zero
+        V = bread @ (unit_scores.T @ unit_scores * _small_sample(G)) @ bread
         if kind == "robust":
             label = "robust = clustered by unit (sandwich of unit scores)"
     beta, V = scaling.back(beta, V)
@@ -308,7 +315,7 @@ def fit_poisson_re(design: Design, se: str = "clustered", time_effects: bool = F
     else:
         scores = gamma_poisson_scores(p, y, Xa, offset, inv)
         G = scores.shape[0]
-        meat = scores.T @ scores * (G / (G - 1) if kind == "clustered" else 1.0)
+        meat = scores.T @ scores * (_small_sample(G) if kind == "clustered" else 1.0)
         V = bread @ meat @ bread
     p, V = scaling.back(p, V, extra=1)
     names = list(X.columns) + ["log_alpha"]

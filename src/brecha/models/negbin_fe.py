@@ -12,7 +12,7 @@ import pandas as pd
 
 from ._design import Design
 from ._scaling import hessian_problems, safe_inverse
-from .count import _count_data, _scaled, _se_for_counts, conditional_poisson, units_with_events
+from .count import _count_data, _scaled, _se_for_counts, _small_sample, conditional_poisson, units_with_events
 from .results import Fit
 
 
@@ -237,7 +237,7 @@ def fit_negbin_fe(design: Design, se: str = "clustered", time_effects: bool = Fa
     else:
         U = res["unit_scores"]
         G = U.shape[0]
-        V = bread @ (U.T @ U * G / (G - 1)) @ bread
+        V = bread @ (U.T @ U * _small_sample(G)) @ bread
         if kind == "robust":
             label = "robust = clustered by unit (sandwich of unit scores)"
     names = list(X.columns) + ([] if res["at_boundary"] else ["log_alpha"])

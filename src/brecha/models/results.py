@@ -176,6 +176,7 @@ class ModelResults:
     outcome: str = "rate"
     se: str = "unadjusted"
     conf_level: float = 0.95
+    tests_note: str = ""   # why the tests of unit effects were not run (one unit, one year), when so
 
     @property
     def coefficients(self) -> pd.DataFrame:
@@ -241,7 +242,7 @@ class ModelResults:
                 if isinstance(getattr(r, "note", None), str) and r.note:
                     lines.append(f"      {r.note}")
         else:
-            lines.append("  " + MSG("no_tests", lang))
+            lines.append("  " + (f"({self.tests_note})" if self.tests_note else MSG("no_tests", lang)))
         if any(f.rate_ratio for f in self.fits.values()):
             lines.append("  " + MSG("rr", lang))
         if self.notes:

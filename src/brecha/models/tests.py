@@ -33,6 +33,8 @@ MSG = Catalog({
     "unbalanced": ("forma para paneles no balanceados (Baltagi-Li 1990)", "unbalanced form (Baltagi-Li 1990)"),
     "bp_note": ("H0: varianza del efecto de unidad = 0; residuos de MCO agrupado; {form}",
                 "H0: unit-effect variance = 0; pooled OLS residuals; {form}"),
+    "undefined": ("no definida: se necesitan al menos dos unidades y más de un año en alguna de ellas",
+                  "undefined: at least two units, and more than one year in some of them, are needed"),
 })
 
 
@@ -92,6 +94,9 @@ def f_test_effects(ssr_pooled: float, ssr_within: float, nobs: int, n_units: int
 
     df1 = (n_units + k_within) - (1 + k_pooled)
     df2 = nobs - n_units - k_within
+    if df1 <= 0 or df2 <= 0:    # one unit, or no year to spare within the units: no F test, no division by 0
+        return {"test": MSG("f_effects", lang), "statistic": np.nan, "df": float(df1), "df_denominator": float(df2),
+                "p_value": np.nan, "note": MSG("undefined", lang)}
     stat = ((ssr_pooled - ssr_within) / df1) / (ssr_within / df2)
     return {"test": MSG("f_effects", lang), "statistic": float(stat), "df": float(df1),
             "df_denominator": float(df2), "p_value": float(f_sf(stat, df1, df2)), "note": MSG("f_note", lang)}
@@ -109,6 +114,9 @@ def breusch_pagan(residuals: np.ndarray, unit_index: np.ndarray, lang: str | Non
     t_i = np.bincount(inv).astype(float)
     sums = np.bincount(inv, weights=e)
     N = len(e)
+    if len(t_i) < 2 or not np.any(t_i > 1):   # one unit, or one year per unit: LM undefined
+        return {"test": MSG("bp", lang), "statistic": np.nan, "df": 1.0, "p_value": np.nan,
+                "note": MSG("undefined", lang)}
     lm = N ** 2 / (2 * np.sum(t_i * (t_i - 1))) * (np.sum(sums ** 2) / np.sum(e ** 2) - 1) ** 2
     form = MSG("balanced" if np.all(t_i == t_i[0]) else "unbalanced", lang)
     return {"test": MSG("bp", lang), "statistic": float(lm), "df": 1.0, "p_value": _chi2_sf(lm, 1),
