@@ -221,3 +221,44 @@ def test_every_model_dropped_is_an_error_not_an_empty_table(tmp_path, capsys, ch
         _no_internal_error(err)
         assert all(w in err for w in words)
         assert "Empty DataFrame" not in out
+
+
+def test_negbin_without_overdispersion_is_the_poisson_fit_and_ends(tmp_path):
+    """Region 15 (4 communes), poverty, year effects: the NB2 maximum-likelihood alpha goes to 0 (8.6e-9 after
+    BFGS), and statsmodels' Newton step then stalled for half an hour in scipy's polygamma (1/alpha ~ 1e8).
+    At alpha -> 0 the NB2 likelihood's supremum is the Poisson one, so negbin is the Poisson fit with alpha 0
+    and a note (as negbin_fe does). Run as a real process with a time limit: a hang fails the test."""
+    import subprocess
+    import sys
+
+    from statsmodels.discrete.discrete_model import NegativeBinomial
+    import statsmodels.api as sm
+
+    from brecha import datasets
+
+    path = tmp_path / "reg15.csv"
+    datasets.chile().subset(region=["15"]).to_file(path)
+    out = tmp_path / "m.csv"
+    run = subprocess.run([sys.executable, "-m", "brecha.cli.main", "-q", "--lang", "en", "models", str(path),
+                          "--covariates", "poverty", "--models", "negbin,poisson", "--time-effects", "-o", str(out)],
+                         capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "negbin: the estimated overdispersion is nil (alpha < 1e-6)" in run.stdout
+    table = pd.read_csv(out)
+    nb = table[table["model"] == "negbin"].set_index("term")["estimate"]
+    po = table[table["model"] == "poisson"].set_index("term")["estimate"]
+    assert np.allclose(nb.loc[po.index], po, rtol=0, atol=0)
+    # independent: statsmodels' own NB2 maximum likelihood (BFGS, which does not stall) puts alpha below 1e-6,
+    # and along the Poisson coefficients the NB2 log-likelihood only falls as alpha grows from 0
+    d = pd.read_csv(path, dtype={"unit": str})
+    d = d[d["births"] > 0].dropna(subset=["poverty"])
+    X = pd.get_dummies(d["year"].astype(str), prefix="y", drop_first=True, dtype=float)
+    X.insert(0, "poverty", d["poverty"].to_numpy())
+    X = sm.add_constant(X)
+    offset = np.log(d["births"].to_numpy(float))
+    pois = sm.GLM(d["deaths"].to_numpy(float), X, family=sm.families.Poisson(), offset=offset).fit()
+    assert pois.params["poverty"] == pytest.approx(po["poverty"], rel=1e-8)
+    nb2 = NegativeBinomial(d["deaths"].to_numpy(float), X, loglike_method="nb2", offset=offset)
+    assert nb2.fit(disp=0, maxiter=500, method="bfgs").params.iloc[-1] < 1e-6
+    at = [nb2.loglike(np.append(pois.params.to_numpy(), a)) for a in (1e-9, 1e-5, 1e-3, 1e-1)]
+    assert at[0] > at[1] > at[2] > at[3]

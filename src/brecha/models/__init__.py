@@ -65,6 +65,9 @@ MSG = Catalog({
                                "add a covariate that changes over time"),
     "tests_skipped": ("pruebas de efectos de unidad (F, Breusch-Pagan, Hausman) no calculadas: {why}",
                       "tests of unit effects (F, Breusch-Pagan, Hausman) not run: {why}"),
+    "nb_alpha_zero": ("negbin: la sobredispersión estimada es nula (alfa < 1e-6); el modelo se reduce a la Poisson "
+                      "y alfa se fija en 0", "negbin: the estimated overdispersion is nil (alpha < 1e-6); the model "
+                      "reduces to the Poisson and alpha is set to 0"),
     "nb_fe_alpha_zero": ("negbin_fe: la sobredispersión estimada es nula (alfa < 1e-6); el modelo se reduce a la "
                          "Poisson con efectos fijos y alfa se fija en 0",
                          "negbin_fe: the estimated overdispersion is nil (alpha < 1e-6); the model reduces to the "
@@ -267,6 +270,8 @@ def _run(design: Design, wanted, se, time_effects, conf_level, run_tests, notes,
     if "poisson_fe" in fits and fits["poisson_fe"].info.get("units_dropped_no_events"):
         notes.append(MSG("fe_dropped", lang, n=fits["poisson_fe"].info["units_dropped_no_events"],
                          units=no_death_units(design, lang)))
+    if "negbin" in fits and fits["negbin"].info.get("alpha_at_zero"):
+        notes.append(MSG("nb_alpha_zero", lang))
     if "negbin_fe" in fits:
         info = fits["negbin_fe"].info
         if info.get("units_dropped_no_events"):

@@ -106,9 +106,24 @@ def fit_poisson(design: Design, se: str = "clustered", time_effects: bool = Fals
                rate_ratio=True, hidden_terms=tuple(hidden), problems=tuple(problems))
 
 
+def _negbin_at_zero(poisson: Fit, time_effects: bool) -> Fit:
+    """NB2 with alpha at its boundary 0: the Poisson fit's coefficients, SEs and likelihood, alpha = 0 (fixed,
+    so no variance), flagged ``alpha_at_zero`` (the negbin_fe rule, :data:`brecha.models.negbin_fe.ALPHA_BOUNDARY`)."""
+    params = pd.concat([poisson.params, pd.Series({"alpha": 0.0})])
+    cov = poisson.cov.reindex(index=params.index, columns=params.index).fillna(0.0)
+    variant = ("negative binomial NB2, offset log(births)" + (", year effects" if time_effects else "")
+               + "; alpha at 0: the Poisson fit")
+    info = {"alpha": 0.0, "llf": poisson.info["llf"], "alpha_at_zero": True}
+    return Fit("negbin", variant, params, cov, poisson.se_type, poisson.distribution, poisson.df_resid,
+               poisson.nobs, poisson.n_units, info, rate_ratio=True,
+               hidden_terms=tuple(poisson.hidden_terms) + ("alpha",), problems=tuple(poisson.problems))
+
+
 def fit_negbin(design: Design, se: str = "clustered", time_effects: bool = False) -> Fit:
     """Negative binomial (NB2) regression with offset log(births); alpha by maximum likelihood."""
     from statsmodels.discrete.discrete_model import NegativeBinomial
+
+    from .negbin_fe import ALPHA_BOUNDARY
 
     y, X, offset, hidden = _count_data(design, design.covariates, time_effects)
     kind, label = _se_for_counts(se)
@@ -117,6 +132,10 @@ def fit_negbin(design: Design, se: str = "clustered", time_effects: bool = False
         warnings.simplefilter("ignore")
         model = NegativeBinomial(y, Xs, loglike_method="nb2", offset=offset)
         start = model.fit(disp=0, maxiter=500, method="bfgs").params
+        if not float(start[-1]) >= ALPHA_BOUNDARY:
+            # no overdispersion beyond Poisson: NB2's supremum is its alpha -> 0 limit, the Poisson fit (and
+            # statsmodels' Newton step on alpha ~ 1e-8 stalls for hours in scipy's polygamma: 1/alpha ~ 1e8)
+            return _negbin_at_zero(fit_poisson(design, se, time_effects), time_effects)
         try:
             res = model.fit(start_params=start, disp=0, maxiter=100, method="newton",
                             **_sm_cov(kind, design.unit_index))
