@@ -21,7 +21,7 @@ from .i18n import Catalog
 # the validation lives in panel_checks; its names stay importable from here (brecha.ingest uses them)
 from .panel_checks import (ATTRIBUTE_COLUMNS, COUNT_COLUMNS, FIRST_YEAR, REQUIRED_COLUMNS,  # noqa: F401
                            _cells, _check_counts, _check_covariate, _check_duplicates, _check_years,
-                           _data_warnings, _examples, _shown, _unit_table, _validate, last_year)
+                           _data_warnings, _examples, _shown, _unit_table, _validate, detect_country, last_year)
 from .panel_checks import MESSAGES as CHECK_MESSAGES
 from .panel_levels import (LEVELS, check_level, group_of, group_table, level_notes,  # noqa: F401
                            level_units, sum_members)
@@ -390,26 +390,6 @@ def period_label(years) -> str:
 
 
 _span = period_label
-
-
-def detect_country(codes: pd.Series) -> str | None:
-    """The registry that knows most of these codes (more than half of the rows), or None.
-
-    Each distinct code is looked up once and counted as often as it occurs (a panel repeats every code
-    once a year: 3.5 M rows, 173,000 codes; issue 19)."""
-    from .registry import get_registry
-
-    counts = codes.astype(str).value_counts(sort=False)
-    distinct = pd.Series(counts.index.to_numpy(dtype=object), dtype=object)
-    times = counts.to_numpy(dtype=np.int64)
-    best, best_share = None, 0.5
-    for country in ("CL", "BR", "AR"):
-        reg = get_registry(country)
-        known = reg.is_known(reg.normalise_codes(distinct))
-        share = int(times[known].sum()) / int(times.sum()) if len(times) else float("nan")
-        if share > best_share:
-            best, best_share = country, share
-    return best
 
 
 def read_panel(source, *, country: str | None = "auto", decimal: str | None = None) -> Panel:

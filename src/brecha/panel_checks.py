@@ -178,8 +178,6 @@ def _validate(panel) -> tuple[pd.DataFrame, pd.DataFrame]:
                                                            if len(bad_codes) > LISTED_CODES else "")
             hint = MSG("unknown_units_hint")
             if (~known).mean() > 0.5:  # most codes unknown: the file is likely of another country
-                from .panel import detect_country
-
                 other = detect_country(d["unit"])
                 if other and other != panel.country:
                     name = MSG(f"country_{other}") if f"country_{other}" in MSG else other
@@ -309,3 +307,23 @@ def _unit_table(panel, d: pd.DataFrame, attr_table: pd.DataFrame | None) -> pd.D
         return codes.merge(attr_table, on="unit", how="left")
     codes["name"] = codes["unit"]
     return codes
+
+
+def detect_country(codes: pd.Series) -> str | None:
+    """The registry that knows most of these codes (more than half of the rows), or None.
+
+    Each distinct code is looked up once and counted as often as it occurs (a panel repeats every code
+    once a year: 3.5 M rows, 173,000 codes; issue 19)."""
+    from .registry import get_registry
+
+    counts = codes.astype(str).value_counts(sort=False)
+    distinct = pd.Series(counts.index.to_numpy(dtype=object), dtype=object)
+    times = counts.to_numpy(dtype=np.int64)
+    best, best_share = None, 0.5
+    for country in ("CL", "BR", "AR"):
+        reg = get_registry(country)
+        known = reg.is_known(reg.normalise_codes(distinct))
+        share = int(times[known].sum()) / int(times.sum()) if len(times) else float("nan")
+        if share > best_share:
+            best, best_share = country, share
+    return best

@@ -129,7 +129,14 @@ def build_files(folder: Path) -> None:
     small = chile.subset(years=[2000], region="09").data
     _births_layout_file(folder / "nacimientos_1995.txt", small.assign(year=1995))
     (folder / "my_study.toml").write_text(study_example(), encoding="utf-8")
-    datasets.write_araucania_files(folder / "araucania")   # docs/data.md: the DEIS path on real rows
+    raw = datasets.write_araucania_files(folder / "araucania")   # docs/data.md: the DEIS path on real rows
+    # docs/ingest-deis.md, "An extract of infant deaths only": the real rows cut to the infant deaths (age in
+    # months, days or hours, or 0 years), and the births table under the names the page uses
+    lines = raw["deaths"].read_text(encoding="latin-1").splitlines(keepends=True)
+    infant = [line for line in lines if line.split(";")[3] in ("2", "3", "4")
+              or line.split(";")[3:5] == ["1", "0"]]
+    (folder / "infantiles_araucania_2021.csv").write_text("".join(infant), encoding="latin-1")
+    (folder / "nacidos_2021.csv").write_bytes(raw["births"].read_bytes())
 
 
 @pytest.fixture(scope="module")

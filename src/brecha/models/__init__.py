@@ -21,14 +21,12 @@ from .. import progress
 from ..errors import InputError, warn
 from ..i18n import Catalog
 from ._design import Design, design_from_frame, design_from_panel
-from .identification import check_panel, no_death_units
+from .identification import COUNT_MODELS, LINEAR_MODELS, check_panel, no_death_units
 from .results import Fit, ModelResults, model_label
 
 __all__ = ["fit_models", "fit_frame", "ModelResults", "Fit", "model_label", "MODELS", "LINEAR_MODELS", "COUNT_MODELS"]
 
-LINEAR_MODELS = ("pooled", "fe", "fe2", "re", "between", "fd", "cre")
-COUNT_MODELS = ("poisson", "negbin", "poisson_fe", "poisson_re", "negbin_fe")
-MODELS = LINEAR_MODELS + COUNT_MODELS
+MODELS = LINEAR_MODELS + COUNT_MODELS  # the two kinds are listed in identification.py, which checks them
 MODEL_ALIASES = {"ols": "pooled", "within": "fe", "fixed": "fe", "twoways": "fe2", "twoway": "fe2",
                  "random": "re", "mundlak": "cre", "nb": "negbin", "nbreg": "negbin",
                  "poisson-fe": "poisson_fe", "poisson-re": "poisson_re",

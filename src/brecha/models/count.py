@@ -41,6 +41,8 @@ from ._scaling import hessian_problems, safe_inverse, standardise
 from .linear import resolve_se, year_dummies
 from .results import Fit
 
+ALPHA_BOUNDARY = 1e-6  # NB2's alpha below this is taken as 0: no overdispersion beyond Poisson (negbin, negbin_fe)
+
 
 def _count_data(design: Design, covariates, time_effects: bool, intercept: bool = True):
     d = design.frame
@@ -108,7 +110,7 @@ def fit_poisson(design: Design, se: str = "clustered", time_effects: bool = Fals
 
 def _negbin_at_zero(poisson: Fit, time_effects: bool) -> Fit:
     """NB2 with alpha at its boundary 0: the Poisson fit's coefficients, SEs and likelihood, alpha = 0 (fixed,
-    so no variance), flagged ``alpha_at_zero`` (the negbin_fe rule, :data:`brecha.models.negbin_fe.ALPHA_BOUNDARY`)."""
+    so no variance), flagged ``alpha_at_zero`` (the negbin_fe rule, :data:`ALPHA_BOUNDARY`)."""
     params = pd.concat([poisson.params, pd.Series({"alpha": 0.0})])
     cov = poisson.cov.reindex(index=params.index, columns=params.index).fillna(0.0)
     variant = ("negative binomial NB2, offset log(births)" + (", year effects" if time_effects else "")
@@ -122,8 +124,6 @@ def _negbin_at_zero(poisson: Fit, time_effects: bool) -> Fit:
 def fit_negbin(design: Design, se: str = "clustered", time_effects: bool = False) -> Fit:
     """Negative binomial (NB2) regression with offset log(births); alpha by maximum likelihood."""
     from statsmodels.discrete.discrete_model import NegativeBinomial
-
-    from .negbin_fe import ALPHA_BOUNDARY
 
     y, X, offset, hidden = _count_data(design, design.covariates, time_effects)
     kind, label = _se_for_counts(se)

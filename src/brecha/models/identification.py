@@ -25,6 +25,8 @@ import pandas as pd
 from ..errors import InputError
 from ..i18n import Catalog
 from ._design import Design
+LINEAR_MODELS = ("pooled", "fe", "fe2", "re", "between", "fd", "cre")
+COUNT_MODELS = ("poisson", "negbin", "poisson_fe", "poisson_re", "negbin_fe")
 # models whose unit effects (or differences) rest on change within units: several years per unit needed
 # (not poisson_re: with one year per unit its gamma-mixed likelihood is the NB2 one, well defined)
 NEEDS_YEARS = ("fe", "fe2", "re", "cre", "fd", "poisson_fe", "negbin_fe")
@@ -118,8 +120,6 @@ def check_panel(design: Design, wanted, se: str, time_effects: bool, lang) -> st
 
     Returns why the tests of unit effects (F, Breusch-Pagan, Hausman) cannot be computed ("" when they can).
     """
-    from . import COUNT_MODELS, LINEAR_MODELS  # the package's lists (imported at call time: no import cycle)
-
     frame = design.frame
     # unit codes as the fits number them: the call's arrays' when a linear model builds them anyway (issue 19:
     # no second factorisation of the unit labels on large panels)

@@ -12,12 +12,12 @@ import pandas as pd
 
 from ._design import Design
 from ._scaling import hessian_problems, safe_inverse
-from .count import _count_data, _scaled, _se_for_counts, _small_sample, conditional_poisson, units_with_events
+from .count import (ALPHA_BOUNDARY, _count_data, _scaled, _se_for_counts, _small_sample,
+                    conditional_poisson, units_with_events)
 from .results import Fit
 
 
 ALPHA_BOUNDS = (1e-8, 1e2)     # search range of the NB2 dispersion alpha
-ALPHA_BOUNDARY = 1e-6          # below this, alpha is taken as 0 (no overdispersion beyond Poisson)
 
 
 def _lgamma_ratio_parts(y: np.ndarray, alpha: float):
