@@ -67,28 +67,21 @@ def joinpoint_multiples(name: str, fits: dict, *, labels: dict, apc_label: str, 
     ``axes.xmargin`` (``Axes.autoscale_view``), ticks at the first and the last year, y tick labels on the
     first column only."""
     import matplotlib
-    from matplotlib.gridspec import GridSpec
 
-    from .figures_multiples import _nonsingular_margins
+    from .figures_multiples import _nonsingular_margins, panel_grid
 
     codes = list(fits)
     n = len(codes)
     ncols = min(ncols, n)
-    nrows = int(np.ceil(n / ncols))
     curves = {code: _curves(fits[code]) for code in codes}
     with _rc():
         rc = matplotlib.rcParams
-        width, height = 2.6 * ncols + 0.3, 2.0 * nrows + 0.1
-        fig = _new_figure(width, height, layout=None)
-        grid = GridSpec(nrows, ncols, left=0.07, right=0.98, bottom=0.1 / nrows, top=1 - 0.16 / nrows, wspace=0.25,
-                        hspace=0.6)
-        bottoms, tops, lefts, rights = grid.get_grid_positions(fig)
+        fig, boxes, width, height = panel_grid(n, ncols, row_height=2.0, wspace=0.25)
         values = np.concatenate([np.concatenate([fits[c]["rate"], *[ys for _, ys in curves[c]]]) for c in codes])
         values = values[np.isfinite(values)]
         ylim = _nonsingular_margins(float(values.min()), float(values.max())) if len(values) else (0.0, 1.0)
         drawing = _JoinpointDrawing(fig, width, height, rc)
-        for i, code in enumerate(codes):
-            box = (lefts[i % ncols], bottoms[i // ncols], rights[i % ncols], tops[i // ncols])
+        for i, (code, box) in enumerate(zip(codes, boxes)):
             title = labels.get(code, code)
             drawing.joinpoint_panel(fits[code], curves[code], box, ylim, title if len(title) <= 30 else title[:29] + "…",
                                     ylabels=i % ncols == 0, fmt=fmt, alpha=alpha)

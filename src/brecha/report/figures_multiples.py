@@ -40,7 +40,6 @@ def small_multiples(name: str, table: pd.DataFrame, *, caption: str = "", alt: s
     measures = list(dict.fromkeys(table["measure"]))
     n = len(measures)
     ncols = min(ncols, n)
-    nrows = int(np.ceil(n / ncols))
     panels = _panels(table, measures, labels or {})
     ref = None
     if reference is not None:
@@ -50,14 +49,7 @@ def small_multiples(name: str, table: pd.DataFrame, *, caption: str = "", alt: s
         import matplotlib
 
         rc = matplotlib.rcParams
-        width, height = 2.6 * ncols + 0.3, 1.9 * nrows + 0.1
-        fig = _new_figure(width, height, layout=None)
-        from matplotlib.gridspec import GridSpec
-
-        grid = GridSpec(nrows, ncols, left=0.07, right=0.98, bottom=0.1 / nrows, top=1 - 0.16 / nrows, wspace=0.35,
-                        hspace=0.6)
-        bottoms, tops, lefts, rights = grid.get_grid_positions(fig)
-        boxes = [(lefts[i % ncols], bottoms[i // ncols], rights[i % ncols], tops[i // ncols]) for i in range(n)]
+        fig, boxes, width, height = panel_grid(n, ncols, row_height=1.9, wspace=0.35)
         limits = [_ylimits(p, ref) for p in panels]
         if sharey:
             lo = [v for v in limits if v is not None]
@@ -70,6 +62,23 @@ def small_multiples(name: str, table: pd.DataFrame, *, caption: str = "", alt: s
             drawing.panel(panel, box, ylim, ref, ylabels=not sharey or i % ncols == 0)
         drawing.finish()
         return Figure(name, "svg", _save(fig, "svg"), caption, alt or caption)
+
+
+def panel_grid(n: int, ncols: int, *, row_height: float, wspace: float):
+    """The figure of ``n`` small panels and each panel's box (left, bottom, right, top, in figure coordinates):
+    ``ncols`` columns 2.6 in wide, rows ``row_height`` in high, the fixed grid the ``Axes`` had
+    (``GridSpec.get_grid_positions``). Call it inside the report's ``_rc()``. Returns ``(fig, boxes, width,
+    height)``."""
+    from matplotlib.gridspec import GridSpec
+
+    nrows = int(np.ceil(n / ncols))
+    width, height = 2.6 * ncols + 0.3, row_height * nrows + 0.1
+    fig = _new_figure(width, height, layout=None)
+    grid = GridSpec(nrows, ncols, left=0.07, right=0.98, bottom=0.1 / nrows, top=1 - 0.16 / nrows, wspace=wspace,
+                    hspace=0.6)
+    bottoms, tops, lefts, rights = grid.get_grid_positions(fig)
+    boxes = [(lefts[i % ncols], bottoms[i // ncols], rights[i % ncols], tops[i // ncols]) for i in range(n)]
+    return fig, boxes, width, height
 
 
 def _panels(table: pd.DataFrame, measures: list, labels: dict) -> list[dict]:
