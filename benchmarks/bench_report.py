@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from measure import brecha_command, command_line, run_command
+from measure import as_installed, brecha_command, command_line, run_command
 
 BARS = {"chile": 2.0, "brazil": 4.0}
 HERE = Path(__file__).resolve().parent
@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 
 def _helper(*args: str, env=None) -> dict:
     proc = subprocess.run([sys.executable, str(HERE / "report_breakdown.py"), *args], capture_output=True,
-                          text=True, env=env)
+                          text=True, env=as_installed(os.environ if env is None else env))
     if proc.returncode != 0:
         raise SystemExit(proc.stderr[-2000:])
     return json.loads(proc.stdout.strip().splitlines()[-1]) if proc.stdout.strip() else {}

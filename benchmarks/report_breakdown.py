@@ -86,8 +86,8 @@ def _run(example: str, out: str) -> dict:
     html.render_html = timed("write: HTML page", html.render_html)
     dashboard.render_dashboard = timed("write: dashboard", dashboard.render_dashboard)
     pd.DataFrame.to_csv = timed("write: CSV tables", pd.DataFrame.to_csv)
-    try:  # issue 19: the tables written by brecha.report.csv_tables (to_csv only for the tables it leaves)
-        import brecha.report.csv_tables as csv_tables
+    try:  # issue 19: the tables written by brecha.csv_text (to_csv only for the tables it leaves)
+        import brecha.csv_text as csv_tables
 
         csv_tables.write_csv = timed("write: CSV tables", csv_tables.write_csv)
     except ImportError:

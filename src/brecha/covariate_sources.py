@@ -77,11 +77,15 @@ CHILE_SOURCES = {
                   "2006-2012 per inhabitant; 2019-2022 per enrolled (validated) inhabitant"),
         caveat=("miles de pesos nominales (M$), sin corrección por inflación; 2013-2018 sin dato; las celdas "
                 "publicadas como texto ('Costo Fijo', comunas pequeñas) quedan sin valor y se rellenan según la "
-                "regla; en 2006-2012 hay valores extremos (10207 en 2011: 1.421 M$; 10401 en 2008: 989 M$) y dos "
+                "regla; las filas con el código 99 de SINIM en todos los campos del área salud (sin dato: 144 "
+                "comuna-años, todas las comunas de Aysén y algunas de las regiones 13, 05, 12, 02, 06, 10 y 04) "
+                "quedan sin valor, no como M$ 99; en 2006-2012 hay valores extremos (10207 en 2011: 1.421 M$; 10401 en 2008: 989 M$) y dos "
                 "ceros; la variable 1134 tiene valores extremos (hasta 1,1 millones de M$ por persona) en "
                 "algunas comunas",
                 "thousands of nominal pesos (M$), no inflation correction; 2013-2018 missing; cells published as "
-                "text ('Costo Fijo', small communes) are missing and filled by the rule; 2006-2012 has extreme "
+                "text ('Costo Fijo', small communes) are missing and filled by the rule; rows with SINIM's code 99 "
+                "in every field of the health area (no data: 144 commune-years, every Aysén commune and some in "
+                "regions 13, 05, 12, 02, 06, 10 and 04) are missing, not M$ 99; 2006-2012 has extreme "
                 "values (10207 in 2011: 1,421 M$; 10401 in 2008: 989 M$) and two zeros; variable 1134 has "
                 "extreme outliers (up to 1.1 million M$ per person) in a few communes"),
         short=("gasto municipal en salud por habitante, M$ nominales, SINIM 2006-2012 y 2019-2022",

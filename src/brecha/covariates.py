@@ -75,10 +75,10 @@ MSG = Catalog({
                         "sus propias columnas de covariables al archivo del panel",
                         "read the panel with Chilean commune or Brazilian IBGE municipality codes, or add your "
                         "own covariate columns to the panel file"),
-    "note": ("Covariable {name}: {source}; observada {years}; relleno: {rule}; {filled} de {rows} unidad-años "
-             "del panel con valor rellenado y {missing} sin valor. Advertencia: {caveat}",
-             "Covariate {name}: {source}; observed {years}; filling: {rule}; {filled} of {rows} panel unit-years "
-             "filled and {missing} missing. Caveat: {caveat}"),
+    "note": ("Covariable {name}: {source}; observada {years}; relleno: {rule}; {filled} de {rows} "
+             "{rows:unidad-año|unidad-años} del panel con valor rellenado y {missing} sin valor. Advertencia: {caveat}",
+             "Covariate {name}: {source}; observed {years}; filling: {rule}; {filled} of {rows} panel "
+             "{rows:unit-year|unit-years} filled and {missing} missing. Caveat: {caveat}"),
     "standard_note": ("Covariables agregadas de las fuentes incluidas (relleno {fill}; fuentes, años observados, "
                       "reglas y advertencias: brecha.covariates.covariate_sources() y docs/covariates.md): {items}",
                       "Covariates attached from the shipped sources (filling {fill}; sources, years observed, "
@@ -125,8 +125,26 @@ def _poverty(units, years, fill, which):
     return fill_series(observed, units, years, fill, segments=((None, 2012), (2013, None)))
 
 
+SINIM_NO_DATA = 99.0  # SINIM 2006-2012's code for a municipality without data in its health area
+
+
+def _sinim_health_per_head() -> pd.DataFrame:
+    """SINIM 2006-2012 ``saludtotalpc`` (unit, year, value), missing where the row's health area is SINIM's
+    no-data code: every health field 99, the amounts (total, staff, operation, investment, training, M$)
+    and their percentages alike. 144 commune-years have it (every Aysén commune in every year: primary care
+    there is run by the health service, not the municipalities; some in 13, 05, 12, 02, 06, 10 and 04);
+    read as a number it was a spending of M$ 99 per head. A 99 beside real amounts (05603 in 2011: total
+    M$ 1,589,445) is a value and kept."""
+    sinim = _chile_table("sinim_2006_2012")
+    health = [c for c in sinim.columns if c.startswith("salud")]
+    no_data = sinim[health].apply(pd.to_numeric, errors="coerce").eq(SINIM_NO_DATA).all(axis=1)
+    out = sinim[["unit", "year", "saludtotalpc"]].rename(columns={"saludtotalpc": "value"})
+    out.loc[no_data.to_numpy(), "value"] = np.nan
+    return out
+
+
 def _health_spending(units, years, fill):
-    sinim = _chile_table("sinim_2006_2012")[["unit", "year", "saludtotalpc"]].rename(columns={"saludtotalpc": "value"})
+    sinim = _sinim_health_per_head()
     observed = sinim
     if max(int(y) for y in years) >= 2019:   # the second segment (the largest table) only when asked
         recent = _chile_table("sinim_2019_2023")

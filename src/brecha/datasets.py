@@ -140,7 +140,7 @@ def chile(split: str = "keep", covariates: bool = True):
              MSG("zero_births", n=int(filled["rows"].sum()),
                  examples=", ".join(f"{u} {y}" for u, y in zip(zero["unit"], zero["year"]))
                  if len(zero) <= 8 else ", ".join(f"{u} {y}" for u, y in zip(zero["unit"][:8], zero["year"][:8]))
-                 + f" ... (brecha.datasets.ledger('chile'))")]
+                 + " ... (brecha.datasets.ledger('chile'))")]
     if covariates:
         notes.append(MSG("population_cl"))
         data, note = add_standard(data, split=split)
@@ -204,13 +204,14 @@ def example(name: str) -> Panel:
     return EXAMPLES[key]()
 
 
-def read_panel(source, *, country: str | None = "auto", decimal: str | None = None) -> Panel:
+def read_panel(source, *, country: str | None = "auto", decimal: str | None = None, sheet=0) -> Panel:
     """A Panel from ``"example:chile"`` / ``"example:brazil"`` (:func:`example`) or from a panel file
-    (:func:`brecha.panel.read_panel`, with its ``country`` and ``decimal``). This is ``brecha.read_panel``.
+    (:func:`brecha.panel.read_panel`, with its ``country``, ``decimal`` and ``sheet``). This is
+    ``brecha.read_panel``.
 
     The examples live here, above the Panel, so that ``brecha.panel`` never imports the shipped data.
     """
     text = str(source)
     if text.startswith("example:"):
         return example(text.split(":", 1)[1])
-    return read_panel_file(source, country=country, decimal=decimal)
+    return read_panel_file(source, country=country, decimal=decimal, sheet=sheet)

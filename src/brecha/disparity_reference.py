@@ -40,13 +40,13 @@ MESSAGES = {
                      "lowest-quintile:COVARIABLE)",
                      "use best:N with a smaller N, best:0 (no minimum) or a pooled reference (codes or "
                      "lowest-quintile:COVARIATE)"),
-    "best_auto_extra": ("; la menor tasa entre las {n} unidades con al menos {min_births} nacimientos, es decir "
-                        "{expected} defunciones esperadas a la tasa global de {overall:.2f} por 1.000 (regla de "
-                        "fiabilidad del NCHS); {excluded} unidades más pequeñas no se consideran; best:N fija otro "
-                        "mínimo",
-                        "; the lowest rate among the {n} units with at least {min_births} births, i.e. {expected} "
-                        "expected deaths at the overall rate of {overall:.2f} per 1,000 (NCHS reliability rule); "
-                        "{excluded} smaller units not considered; best:N sets another minimum"),
+    "best_auto_extra": ("; la menor tasa entre {n:la|las} {n} {n:unidad|unidades} con al menos {min_births} "
+                        "nacimientos, es decir {expected} defunciones esperadas a la tasa global de {overall:.2f} por "
+                        "1.000 (regla de fiabilidad del NCHS); {excluded} {excluded:unidad más pequeña no se "
+                        "considera|unidades más pequeñas no se consideran}; best:N fija otro mínimo",
+                        "; the lowest rate among the {n} {n:unit|units} with at least {min_births} births, i.e. "
+                        "{expected} expected deaths at the overall rate of {overall:.2f} per 1,000 (NCHS reliability "
+                        "rule); {excluded} smaller {excluded:unit|units} not considered; best:N sets another minimum"),
     "no_covariate": ("la covariable '{name}' no está en el panel; covariables disponibles: {have}",
                      "covariate '{name}' is not in the panel; available covariates: {have}"),
     "buildable": ("; brecha puede agregar: {names}", "; brecha can add: {names}"),
@@ -58,14 +58,15 @@ MESSAGES = {
                    "best unit: {unit}{name} ({rate:.2f} per 1,000 over {period}{extra})"),
     "best_tied_label": ("mejores unidades empatadas en {rate:.2f} por 1.000 en {period}, agrupadas: {units}{extra}",
                         "best units tied at {rate:.2f} per 1,000 over {period}, pooled: {units}{extra}"),
-    "best_extra": ("; excluidas {n} unidades con menos de {min_births} nacimientos",
-                   "; excluded {n} units with fewer than {min_births} births"),
+    "best_extra": ("; {n:excluida|excluidas} {n} {n:unidad|unidades} con menos de {min_births} "
+                   "{min_births:nacimiento|nacimientos}",
+                   "; excluded {n} {n:unit|units} with fewer than {min_births} {min_births:birth|births}"),
     "quintile_label": ("{n} de {total} unidades con {side} {covariate} media ({period}; {op} {threshold:.4g})",
                        "{n} of {total} units with the {side} mean {covariate} ({period}; {op} {threshold:.4g})"),
     "lowest": ("menor", "lowest"),
     "highest": ("mayor", "highest"),
     "codes_label": ("{codes}", "{codes}"),
-    "pooled_label": ("{n} unidades agrupadas: {codes}", "{n} units pooled: {codes}"),
+    "pooled_label": ("{n} {n:unidad agrupada|unidades agrupadas}: {codes}", "{n} {n:unit|units} pooled: {codes}"),
     "quintile_empty": ("la referencia '{text}' no nombra ninguna covariable",
                        "the reference '{text}' names no covariate"),
     "quintile_empty_hint": ("escriba {side}:COVARIABLE, p. ej. {side}:{example}; covariables disponibles: {have}",

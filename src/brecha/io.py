@@ -114,7 +114,11 @@ def read_table(path, *, sheet=0, dtype=None, decimal: str | None = None, whole_c
     Wholly empty rows are dropped; ``table.attrs["rows"]`` holds each remaining row's number in the file as
     a spreadsheet shows it (header = row 1), so error messages can point at the file's real rows (a
     :class:`FileRows`, equal to the tuple of those numbers);
-    ``table.attrs["decimal"]`` names the columns read with a decimal comma.
+    ``table.attrs["decimal"]`` names the columns read with a decimal comma. A workbook's ``sheet`` is a name or
+    a number from 0 (:func:`brecha.table_layout.chosen_sheet`); ``table.attrs["sheet"]`` and ``["sheets"]`` name
+    the sheet read and all the workbook's. A title block above the header is skipped with a warning
+    (:func:`brecha.table_layout.header_index`); the rows keep their numbers in the file and
+    ``table.attrs["header_row"]`` (CSV, Excel) holds the header's.
     """
     from .number_formats import parse_numbers
     from .table_files import read_cells
@@ -124,6 +128,8 @@ def read_table(path, *, sheet=0, dtype=None, decimal: str | None = None, whole_c
     if suffix not in FORMATS + (".txt", ".tsv", ".xlsm"):
         raise InputError(MSG("unknown_input", suffix=suffix), file=str(path), hint=MSG("unknown_input_hint"))
     cells, rows, separator = read_cells(path, sheet=sheet)
+    # where the header was (below a title block, brecha.table_layout) and an .xlsx's sheets
+    layout = {key: cells.attrs[key] for key in ("header_row", "sheet", "sheets") if key in cells.attrs}
     if dtype is str or dtype == "str":
         text_columns = list(cells.columns)
     elif isinstance(dtype, dict):
@@ -135,7 +141,7 @@ def read_table(path, *, sheet=0, dtype=None, decimal: str | None = None, whole_c
     decimals = table.attrs.get("decimal", {})
     table = _settled(table, as_text=dtype is str or dtype == "str")
     # FileRows, not an array (pandas compares attrs when it combines frames) nor a tuple (copied at every step)
-    table.attrs = {"rows": file_rows(rows), "decimal": dict(decimals), "separator": separator}
+    table.attrs = {"rows": file_rows(rows), "decimal": dict(decimals), "separator": separator, **layout}
     return table
 
 
@@ -195,7 +201,9 @@ def write_table(df: pd.DataFrame, path, *, sheets: dict[str, pd.DataFrame] | Non
 
 def _write_now(df: pd.DataFrame, path: Path, suffix: str, sheets) -> None:
     if suffix == ".csv":
-        df.to_csv(path, index=False)
+        from .csv_text import write_csv
+
+        write_csv(df, path)  # df.to_csv(path, index=False)'s bytes, faster
     elif suffix == ".parquet":
         df.to_parquet(path, index=False)
     elif suffix == ".xlsx":

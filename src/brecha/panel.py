@@ -26,6 +26,7 @@ from .panel_checks import MESSAGES as CHECK_MESSAGES
 from .panel_levels import (LEVELS, check_level, group_of, group_table, level_notes,  # noqa: F401
                            level_units, sum_members)
 from .panel_levels import MESSAGES as LEVEL_MESSAGES
+from .panel_warnings import warnings_for_rows
 
 OUTCOMES = {"infant": "deaths", "neonatal": "deaths_neonatal", "postneonatal": "deaths_postneonatal"}
 OUTCOME_ALIASES = {
@@ -165,12 +166,17 @@ class Panel:
     def _derive(self, data: pd.DataFrame, units: pd.DataFrame | None = None, notes=None) -> "Panel":
         units = self.units if units is None else units
         keep = units[units["unit"].isin(data["unit"].unique())].reset_index(drop=True)
+        # the warnings about rows are said again for the rows kept (brecha.panel_warnings); the file's stay
         return Panel(data.reset_index(drop=True), keep, self.country, self.source,
                      self.notes if notes is None else notes, self.registry, validate=False,
-                     warnings=list(self.warnings))
+                     warnings=warnings_for_rows(self.warnings, data, self.data))
 
     def subset(self, units=None, years=None, region=None, province=None) -> "Panel":
-        """The panel restricted to some units (codes), years, region(s) or province(s)."""
+        """The panel restricted to some units (codes), years, region(s) or province(s).
+
+        Its warnings about rows (0 births, deaths above births, empty counts...) count and name the rows
+        kept, not those of the whole panel; those about the file (a text column set aside) are kept as they
+        are (:mod:`brecha.panel_warnings`). The notes, about the source, are kept whole."""
         d = self.data
         if units is not None:
             codes = [units] if isinstance(units, str) else list(units)
@@ -243,9 +249,11 @@ class Panel:
         data = pd.concat(parts, axis=1).reset_index()
         data = data[["unit", "year"] + [c for c in data.columns if c not in ("unit", "year")]]
         data = data[[c for c in data.columns if c not in self.covariates] + self.covariates]
+        # the warnings are about the member units' rows: plain text here, that a subset of the groups keeps
+        # whole rather than checks again on the groups' sums (brecha.panel_warnings)
         return Panel(data, group_table(units, level), self.country, self.source,
                      self.notes + level_notes(level, members_missing), self.registry, validate=False,
-                     warnings=list(self.warnings))
+                     warnings=[str(w) for w in self.warnings])
 
     def units_at(self, level: str) -> pd.DataFrame:
         """The groups at ``level`` as unit attributes (``unit, name``, the levels above, ``level``): the
@@ -392,27 +400,40 @@ def period_label(years) -> str:
 _span = period_label
 
 
-def read_panel(source, *, country: str | None = "auto", decimal: str | None = None) -> Panel:
+def read_panel(source, *, country: str | None = "auto", decimal: str | None = None, sheet=0) -> Panel:
     """A Panel from a panel file (.csv .parquet .xlsx .json). The embedded examples ("example:chile") are
     read by ``brecha.read_panel`` (:func:`brecha.datasets.read_panel`), above the Panel: this module never
     imports the shipped data.
 
     ``country="auto"`` picks the registry that knows most of the unit codes (then every unknown code is an
     error); ``None`` skips registry checks (any area codes). ``decimal`` ('.' or ',') states how numbers
-    written as text are written when the file alone does not tell (``brecha.number_formats``).
+    written as text are written when the file alone does not tell (``brecha.number_formats``). ``sheet``: the
+    sheet of an .xlsx workbook, a name or a number from 0 (``--sheet``); a sheet without the required columns,
+    in a workbook of several, is an error naming the sheets. What the reading warned (a title above the header,
+    :mod:`brecha.table_layout`) is kept in ``panel.warnings`` too, so ``brecha panel`` lists it.
     """
     text = str(source)
     if text.startswith("example:"):
         raise InputError(MSG("example_not_file", source=text),
                          hint=MSG("example_not_file_hint", source=text, name=text.split(":", 1)[1].strip()))
-    from .io import read_table
+    import warnings
 
-    table = read_table(source, dtype={"unit": str}, decimal=decimal)
+    from .errors import BrechaWarning
+    from .io import read_table
+    from .table_layout import check_sheet_columns
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = read_table(source, sheet=sheet, dtype={"unit": str}, decimal=decimal)
+    for w in caught:  # said again under the caller's filters, as if not caught
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+    check_sheet_columns(table, REQUIRED_COLUMNS, text)
     if "unit" in table.columns and country == "auto":
         country = detect_country(table["unit"].dropna())
     elif country == "auto":
         country = None
     panel = Panel(table, country=country, source=text, row_numbers=table.attrs.get("rows"))
+    panel.warnings[:0] = [str(w.message) for w in caught if issubclass(w.category, BrechaWarning)]
     from .panel_notes import read_notes  # the notes Panel.to_file wrote beside the file
 
     panel.notes = panel.notes + read_notes(source, panel.data, panel.warnings)

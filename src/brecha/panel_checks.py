@@ -56,8 +56,8 @@ MESSAGES = {
     "duplicate": ("pares (unidad, año) repetidos: {values}", "repeated (unit, year) pairs: {values}"),
     "duplicate_hint": ("deje una fila por unidad y año (sume o elimine las repetidas)",
                        "keep one row per unit and year (sum or remove the repeated ones)"),
-    "unknown_units": ("{n} códigos desconocidos en el registro de {country}: {codes}",
-                      "{n} codes unknown to the {country} registry: {codes}"),
+    "unknown_units": ("{n} {n:código desconocido|códigos desconocidos} en el registro de {country}: {codes}",
+                      "{n} {n:code|codes} unknown to the {country} registry: {codes}"),
     "unknown_units_hint": ("revise los códigos; para códigos comunales antiguos use la armonización "
                            "(brecha.registry) o indique otro país con --country",
                            "check the codes; for old commune codes use harmonisation (brecha.registry) "
@@ -73,22 +73,28 @@ MESSAGES = {
     "bad_covariate": ("covariable no numérica: {values}", "non-numeric covariate: {values}"),
     "bad_covariate_hint": ("use números (punto decimal) o deje la celda vacía",
                            "use numbers (decimal point) or leave the cell empty"),
-    "deaths_above_births": ("{n} unidad-años con más defunciones que nacimientos (p. ej. {examples}); "
+    "deaths_above_births": ("{n} {n:unidad-año|unidad-años} con más defunciones que nacimientos (p. ej. {examples}); "
                             "puede ocurrir en comunas pequeñas cuando la muerte se registra el año siguiente "
                             "al nacimiento",
-                            "{n} unit-years with more deaths than births (e.g. {examples}); this can happen "
+                            "{n} {n:unit-year|unit-years} with more deaths than births (e.g. {examples}); this can "
+                            "happen "
                             "in small communes when a death is registered the year after the birth"),
-    "zero_births": ("{n} unidad-años con 0 nacimientos: la tasa no está definida y se marcará (p. ej. {examples})",
-                    "{n} unit-years with 0 births: the rate is undefined and will be flagged (e.g. {examples})"),
-    "missing_counts": ("{n} unidad-años sin conteo (defunciones o nacimientos vacíos) quedan fuera de toda tasa y "
-                       "de los totales a que pertenecen (p. ej. {examples}); escriba 0 donde no hubo ninguno",
-                       "{n} unit-years without a count (deaths or births empty) are left out of every rate and of "
-                       "the totals they belong to (e.g. {examples}); write 0 where there were none"),
+    "zero_births": ("{n} {n:unidad-año|unidad-años} con 0 nacimientos: la tasa no está definida y se marcará (p. ej. "
+                    "{examples})",
+                    "{n} {n:unit-year|unit-years} with 0 births: the rate is undefined and will be flagged (e.g. "
+                    "{examples})"),
+    "missing_counts": ("{n} {n:unidad-año|unidad-años} sin conteo (defunciones o nacimientos vacíos) {n:queda|quedan} "
+                       "fuera de toda tasa y de los totales a que {n:pertenece|pertenecen} (p. ej. {examples}); "
+                       "escriba 0 donde no hubo ninguno",
+                       "{n} {n:unit-year|unit-years} without a count (deaths or births empty) {n:is|are} left out of "
+                       "every rate and of the totals {n:it belongs|they belong} to (e.g. {examples}); write 0 where "
+                       "there were none"),
     "missing_deaths": ("defunciones", "deaths"),
     "missing_births": ("nacimientos", "births"),
-    "parts_above_total": ("{n} unidad-años donde neonatal + posneonatal supera las defunciones infantiles "
-                          "(p. ej. {examples})",
-                          "{n} unit-years where neonatal + post-neonatal exceed infant deaths (e.g. {examples})"),
+    "parts_above_total": ("{n} {n:unidad-año|unidad-años} donde neonatal + posneonatal supera las defunciones "
+                          "infantiles (p. ej. {examples})",
+                          "{n} {n:unit-year|unit-years} where neonatal + post-neonatal exceed infant deaths (e.g. "
+                          "{examples})"),
     "country_CL": ("Chile", "Chile"),
     "country_BR": ("Brasil", "Brazil"),
     "country_AR": ("Argentina", "Argentina"),
@@ -262,36 +268,68 @@ def _check_covariate(series: pd.Series, col: str, rows, src) -> pd.Series:
     return values.astype(float)
 
 
-def _data_warnings(panel, d: pd.DataFrame) -> None:
-    births = d["births"]
-    deaths = d["deaths"]
-    above = (deaths > births).fillna(False).astype(bool)
+class RowWarning(str):
+    """A warning about some rows of a panel (0 births, deaths above births...), told apart by its type from
+    one about the file (a text column set aside, notes that do not apply), and a plain ``str`` everywhere
+    else. A subset says the row warnings again for the rows it keeps (:mod:`brecha.panel_warnings`); the
+    type travels with the text through every copy of ``panel.warnings``, so no second list must be kept in
+    step with the first."""
+
+    __slots__ = ()
+
+
+def row_warnings(d: pd.DataFrame, given: pd.DataFrame | None = None) -> list[RowWarning]:
+    """The warnings about the rows of the panel table ``d``: deaths above births, counts left empty, 0 births,
+    neonatal + post-neonatal above the infant deaths; each counts its unit-years and names the first five.
+
+    ``given`` (default ``d``) is the table whose columns say which counts the panel gives at all: a count
+    column empty throughout (a deaths-only ingest) is a choice said by the notes, not a row's problem, and a
+    subset keeps the panel's answer (:func:`brecha.panel_warnings.warnings_for_rows`)."""
+    given = d if given is None else given
+    # numpy masks, not pandas ones: a loop of subsets checks its rows each time (a year of Chile: 1.4 ms with
+    # pandas masks and row indexing, 0.2 ms so); an empty count is NaN, which compares False as <NA> filled
+    # with False did
+    births = d["births"].to_numpy(dtype="float64", na_value=np.nan)
+    deaths = d["deaths"].to_numpy(dtype="float64", na_value=np.nan)
+
+    def where(mask, n: int = 5) -> list:
+        return np.flatnonzero(mask)[:n].tolist()
+
+    def named(mask) -> list:  # "unit year" of the first five (element access: an index of a few rows is slower)
+        unit, year = d["unit"].array, d["year"].array
+        return [f"{unit[i]} {year[i]}" for i in where(mask)]
+
+    def examples(mask) -> str:
+        return ", ".join(named(mask))
+
+    out = []
+    above = deaths > births
     if above.any():
-        msg = MSG("deaths_above_births", n=int(above.sum()), examples=_examples(d[above]))
-        panel.warnings.append(msg)
-        warn(msg)
-    # a column without any count (a deaths-only ingest: births <NA> throughout) is a choice, said by its notes
-    lacking = ((births.isna() & births.notna().any()) | (deaths.isna() & deaths.notna().any())).to_numpy(dtype=bool)
+        out.append(MSG("deaths_above_births", n=int(above.sum()), examples=examples(above)))
+    no_births, no_deaths = np.isnan(births), np.isnan(deaths)
+    lacking = ((no_births & (no_births.any() and bool(given["births"].notna().any())))
+               | (no_deaths & (no_deaths.any() and bool(given["deaths"].notna().any()))))
     if lacking.any():
-        part = d[lacking]
-        which = [MSG("missing_births") if pd.isna(b) and not pd.isna(e) else MSG("missing_deaths") if pd.isna(e)
-                 and not pd.isna(b) else f"{MSG('missing_deaths')}, {MSG('missing_births')}"
-                 for b, e in zip(part["births"].head(5), part["deaths"].head(5))]
-        examples = ", ".join(f"{u} {y} ({w})" for u, y, w in zip(part["unit"].head(5), part["year"].head(5), which))
-        msg = MSG("missing_counts", n=int(lacking.sum()), examples=examples)
-        panel.warnings.append(msg)
-        warn(msg)
-    zero = (births == 0).fillna(False).astype(bool)
+        which = [MSG("missing_births") if no_births[i] and not no_deaths[i] else MSG("missing_deaths")
+                 if no_deaths[i] and not no_births[i] else f"{MSG('missing_deaths')}, {MSG('missing_births')}"
+                 for i in where(lacking)]
+        shown = ", ".join(f"{pair} ({w})" for pair, w in zip(named(lacking), which))
+        out.append(MSG("missing_counts", n=int(lacking.sum()), examples=shown))
+    zero = births == 0
     if zero.any():
-        msg = MSG("zero_births", n=int(zero.sum()), examples=_examples(d[zero]))
+        out.append(MSG("zero_births", n=int(zero.sum()), examples=examples(zero)))
+    if "deaths_neonatal" in d and "deaths_postneonatal" in d:
+        parts = (d["deaths_neonatal"].to_numpy(dtype="float64", na_value=np.nan)
+                 + d["deaths_postneonatal"].to_numpy(dtype="float64", na_value=np.nan)) > deaths
+        if parts.any():
+            out.append(MSG("parts_above_total", n=int(parts.sum()), examples=examples(parts)))
+    return [RowWarning(msg) for msg in out]
+
+
+def _data_warnings(panel, d: pd.DataFrame) -> None:
+    for msg in row_warnings(d):
         panel.warnings.append(msg)
         warn(msg)
-    if "deaths_neonatal" in d and "deaths_postneonatal" in d:
-        parts = (d["deaths_neonatal"] + d["deaths_postneonatal"] > deaths).fillna(False).astype(bool)
-        if parts.any():
-            msg = MSG("parts_above_total", n=int(parts.sum()), examples=_examples(d[parts]))
-            panel.warnings.append(msg)
-            warn(msg)
 
 
 def _unit_table(panel, d: pd.DataFrame, attr_table: pd.DataFrame | None) -> pd.DataFrame:

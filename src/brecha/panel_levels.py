@@ -37,9 +37,11 @@ MESSAGES = {
                    "ponderados por nacimientos",
                    "aggregated to {level}: counts and population summed; other covariates as births-weighted "
                    "means"),
-    "left_out": ("agregado a {level}: {n} unidad-años sin nacimientos o defunciones quedaron fuera de las sumas "
+    "left_out": ("agregado a {level}: {n} {n:unidad-año|unidad-años} sin nacimientos o defunciones "
+                 "{n:quedó|quedaron} fuera de las sumas "
                  "(ver units_missing)",
-                 "aggregated to {level}: {n} unit-years without births or deaths were left out of the sums "
+                 "aggregated to {level}: {n} {n:unit-year|unit-years} without births or deaths {n:was|were} left "
+                 "out of the sums "
                  "(see units_missing)"),
     "level_province": ("provincia", "province"),
     "level_region": ("región", "region"),

@@ -29,8 +29,9 @@ MSG = Catalog({
               "usan; bórrelo o vuelva a guardar el panel con Panel.to_file",
               "the notes in {notes} were written for another panel ({then}; the file has {now}) and are not "
               "used; delete it or save the panel again with Panel.to_file"),
-    "fingerprint": ("{rows} filas, {births} nacimientos, {deaths} defunciones",
-                    "{rows} rows, {births} births, {deaths} deaths"),
+    "fingerprint": ("{rows} {rows:fila|filas}, {births} {births:nacimiento|nacimientos}, {deaths} "
+                    "{deaths:defunción|defunciones}",
+                    "{rows} {rows:row|rows}, {births} {births:birth|births}, {deaths} {deaths:death|deaths}"),
     "unreadable": ("no se pudieron leer las notas de {notes} ({error}); el panel se usa sin ellas",
                    "could not read the notes in {notes} ({error}); the panel is used without them"),
 })

@@ -47,7 +47,8 @@ from .i18n import Catalog
 
 LABELS = Catalog({
     "report": ("Informe", "Report"),
-    "bootstrap": ("Bootstrap ({replicates} réplicas por período)", "Bootstrap ({replicates} replicates per period)"),
+    "bootstrap": ("Bootstrap ({replicates} {replicates:réplica|réplicas} por período)",
+                  "Bootstrap ({replicates} {replicates:replicate|replicates} per period)"),
     "permutations": ("Joinpoint: pruebas de permutación por unidad", "Joinpoint: permutation tests per unit"),
     "models": ("Modelos", "Models"),
     "deis_read": ("Microdatos DEIS: leyendo {files}", "DEIS microdata: reading {files}"),

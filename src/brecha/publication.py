@@ -70,14 +70,15 @@ MSG = Catalog({
     "bad_round_hint": ("p. ej. round = 5; sin redondeo omita la opción", "e.g. round = 5; leave it out for none"),
     "bad_zeros": ("la regla de ceros debe ser \"show\" o \"hide\", no {value}",
                   "the zeros rule must be \"show\" or \"hide\", not {value}"),
-    "note_suppress": ("Publicación protegida: los conteos de 1 a {k} defunciones están ocultos (supresión primaria, "
+    "note_suppress": ("Publicación protegida: los conteos de 1 a {k} {k:defunción|defunciones} están ocultos (supresión primaria, "
                       "flag 'suppressed'), y con ellos su tasa, IC y toda cifra derivada que los revelaría (RR, RA, "
                       "tasa suavizada); {zeros}. Otras celdas se ocultan para que ningún valor oculto se pueda "
                       "deducir de los publicados y de los totales de región y país (supresión secundaria, flag "
                       "'suppressed_secondary'; regla: en cada total y sus miembros, 0 o al menos 2 celdas ocultas "
                       "que sumen más de 0, eligiendo el menor conteo que lleva la suma oculta a {k} o más). Las "
                       "estadísticas se calculan con los datos completos: solo lo que se escribe está protegido.",
-                      "Protected publication: counts of 1 to {k} deaths are hidden (primary suppression, flag "
+                      "Protected publication: counts of 1 to {k} {k:death|deaths} are hidden (primary suppression, "
+                      "flag "
                       "'suppressed'), and with them their rate, CI and every derived number that would reveal them "
                       "(RR, AR, smoothed rate); {zeros}. Further cells are hidden so that no hidden value can be "
                       "derived from the published ones and the region and country totals (secondary suppression, "

@@ -87,9 +87,9 @@ MSG = Catalog({
     "min_births_best": ("min_births solo se usa con rule = \"best\"", "min_births only goes with rule = \"best\""),
     "ref_rule_hint": ("use \"best\", \"lowest-quintile:COVARIABLE\" o codes = [\"13114\"]",
                       "use \"best\", \"lowest-quintile:COVARIATE\" or codes = [\"13114\"]"),
-    "few_replicates": ("{n} réplicas bootstrap son muy pocas: cada límite de un IC de 95 % descansaría en menos de "
-                       "5 réplicas", "{n} bootstrap replicates are too few: each limit of a 95 % CI would rest on "
-                       "fewer than 5 replicates"),
+    "few_replicates": ("{n} {n:réplica bootstrap es muy poco|réplicas bootstrap son muy pocas}: cada límite de un IC "
+                       "de 95 % descansaría en menos de 5 réplicas", "{n} bootstrap {n:replicate is|replicates are} "
+                       "too few: each limit of a 95 % CI would rest on fewer than 5 replicates"),
     "few_replicates_hint": ("escriba bootstrap = 0 (IC analíticos) o al menos {minimum} (1000 es lo habitual)",
                             "write bootstrap = 0 (analytic CIs) or at least {minimum} (1000 is usual)"),
     "unknown_analysis": ("análisis desconocido '{name}'", "unknown analysis '{name}'"),

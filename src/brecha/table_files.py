@@ -12,6 +12,9 @@ binary content and text in mixed encodings; ragged CSV rows (all listed in one m
 (line and column); truncated or damaged Parquet and Excel files; a missing or empty sheet; a header with no
 data rows; repeated or blank column names. CSV text may be UTF-8 (with or without BOM), UTF-16 with BOM
 (Excel's "Unicode text") or Windows-1252/Latin-1; a first line ``sep=;`` (Excel) names the separator.
+
+Where the table sits is :mod:`brecha.table_layout`'s: the header below a title block (CSV and Excel), the
+sheet ``sheet`` names, an error on one sheet of several naming the others, a sheet asked of a CSV.
 """
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ import pandas as pd
 from .errors import InputError
 from .i18n import Catalog
 from .number_formats import NA_TOKENS
+from .table_layout import chosen_sheet, header_index, sheet_ignored, with_sheets
 
 SEPARATORS = (",", ";", "\t", "|")
 MAGIC = {b"PK\x03\x04": ".xlsx", b"\xd0\xcf\x11\xe0": ".xls", b"PAR1": ".parquet"}
@@ -63,8 +67,8 @@ MSG = Catalog({
     "csv_error": ("no se puede leer como CSV: {reason}", "cannot be read as CSV: {reason}"),
     "csv_error_hint": ("revise las comillas y separadores de esa zona del archivo",
                        "check the quotes and separators around that part of the file"),
-    "ragged": ("filas con {counts} valores, pero el encabezado tiene {n} columnas",
-               "rows with {counts} values, but the header has {n} columns"),
+    "ragged": ("filas con {counts} {counts:valor|valores}, pero el encabezado tiene {n} {n:columna|columnas}",
+               "rows with {counts} {counts:value|values}, but the header has {n} {n:column|columns}"),
     "ragged_hint": ("revise separadores sobrantes o faltantes en esas filas (un separador dentro de un texto "
                     "va entre comillas)",
                     "look for extra or missing separators in those rows (a separator inside a text goes "
@@ -81,15 +85,12 @@ MSG = Catalog({
     "at_columns": ("'{name}' (columnas {letters})", "'{name}' (columns {letters})"),
     "blank_column": ("la columna {letter} tiene datos pero no tiene nombre",
                      "column {letter} has data but no name"),
-    "blank_column_hint": ("escriba un nombre en la fila de encabezado", "write a name in the header row"),
+    "blank_column_hint": ("escriba un nombre en la fila de encabezado (fila {row})",
+                          "write a name in the header row (row {row})"),
     "bad_excel": ("no es un libro Excel legible (dañado, incompleto o de otro tipo): {reason}",
                   "is not a readable Excel workbook (damaged, incomplete or of another kind): {reason}"),
     "bad_excel_hint": ("ábralo en Excel o LibreOffice y vuelva a guardarlo como .xlsx",
                        "open it in Excel or LibreOffice and save it again as .xlsx"),
-    "no_sheet": ("no hay hoja {sheet} (el archivo tiene {n}: {names})",
-                 "there is no sheet {sheet} (the file has {n}: {names})"),
-    "no_sheet_hint": ("indique --sheet con un nombre de esa lista o un número desde 0",
-                      "give --sheet a name from that list or a number from 0"),
     "empty_sheet": ("la hoja '{sheet}' está vacía", "sheet '{sheet}' is empty"),
     "empty_sheet_hint": ("elija la hoja con los datos (--sheet)", "choose the sheet with the data (--sheet)"),
     "bad_parquet": ("no es un archivo Parquet legible (truncado o dañado): {reason}",
@@ -185,6 +186,8 @@ def read_cells(path, *, sheet=0) -> tuple[pd.DataFrame, np.ndarray, str | None]:
                              hint=MSG("other_kind_hint", right=right, suffix=suffix))
     if kind == "binary" and expected in (".csv", ".json"):
         raise InputError(MSG("binary"), file=str(path), hint=MSG("binary_hint"))
+    if expected != ".xlsx":
+        sheet_ignored(str(path), sheet)
     if expected == ".csv":
         return _csv(raw, str(path))
     if expected == ".xlsx":
@@ -225,14 +228,20 @@ def _decode(raw: bytes, file: str) -> str:
 
 def _separator(lines: list[str]) -> tuple[str, int]:
     """The separator and how many first lines to skip: Excel's 'sep=;' line, else the most frequent of
-    , ; tab | in the first non-blank line (the header)."""
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
+    , ; tab | in the first non-blank line that holds one (the header), among the first ten. A title line
+    above the header (brecha.table_layout) may hold none, or a comma the lines below never hold: then the
+    separator every line below holds."""
+    filled = [(i, line) for i, line in enumerate(lines) if line.strip()][:10]
+    for n, (i, line) in enumerate(filled):
         m = re.fullmatch(r'"?sep=(.)"?\s*', line)
-        if m:
+        if m and n == 0:
             return m.group(1), i + 1
-        return max(SEPARATORS, key=line.count), 0
+        if any(s in line for s in SEPARATORS):
+            sep, rest = max(SEPARATORS, key=line.count), [text for _, text in filled[n + 1:]]
+            below = [s for s in SEPARATORS if rest and all(s in text for text in rest)]
+            if below and not any(sep in text for text in rest):
+                return max(below, key=rest[0].count), 0
+            return sep, 0
     return ",", 0
 
 
@@ -252,7 +261,8 @@ def _csv(raw: bytes, file: str):
     records = [every[i - 1] for i in rows]
     if not records:
         raise InputError(MSG("no_header"), file=file, hint=MSG("empty_hint"))
-    header, data, header_row, rows = records[0], records[1:], rows[0], np.asarray(rows[1:], dtype=int)
+    k = header_index(records, rows, file)  # below a title block, if any (brecha.table_layout)
+    header, data, header_row, rows = records[k], records[k + 1:], rows[k], np.asarray(rows[k + 1:], dtype=int)
     width = len(header)
     while width and not header[width - 1].strip():
         width -= 1  # trailing separators after the last name: columns without a name, checked below
@@ -267,7 +277,9 @@ def _csv(raw: bytes, file: str):
         data = [rec[:n] + [""] * (n - len(rec)) for rec in data]
     # column by column: what _cell does to each field, without a Python call per field
     columns = [_trimmed(column) for column in zip(*data)] if data else []
-    return _framed(header, columns, rows, file, header_row, by_column=True), rows, sep
+    table = _framed(header, columns, rows, file, header_row, by_column=True)
+    table.attrs["header_row"] = header_row  # below a title block, not row 1 (the ledger counts from it)
+    return table, rows, sep
 
 
 def _trimmed(fields) -> np.ndarray:
@@ -317,7 +329,7 @@ def _framed(header: list, cells: list, rows: np.ndarray, file: str, header_row: 
         elif table[i].notna().any():
             rows_with = rows[table[i].notna().to_numpy()]
             raise InputError(MSG("blank_column", letter=letter(i)), file=file, rows=rows_with,
-                             hint=MSG("blank_column_hint"))
+                             hint=MSG("blank_column_hint", row=header_row))
     table = table[keep]
     table.columns = [names[i] for i in keep]
     return table.reset_index(drop=True)
@@ -345,13 +357,7 @@ def _excel(path: Path, sheet):
             raise InputError(MSG("bad_excel", reason=_reason(exc)), file=file, hint=MSG("bad_excel_hint")) from None
         try:
             names = list(book.sheetnames)
-            if isinstance(sheet, int) and not isinstance(sheet, bool):
-                chosen = names[sheet] if 0 <= sheet < len(names) else None
-            else:
-                chosen = str(sheet) if str(sheet) in names else None
-            if chosen is None:
-                raise InputError(MSG("no_sheet", sheet=sheet, n=len(names), names=", ".join(names)), file=file,
-                                 hint=MSG("no_sheet_hint"))
+            chosen = chosen_sheet(names, sheet, file)  # a name, or a number from 0 (brecha.table_layout)
             ws = book[chosen]
             ws.reset_dimensions()
             records, rows = [], []
@@ -370,8 +376,15 @@ def _excel(path: Path, sheet):
         raise InputError(MSG("empty_sheet", sheet=chosen), file=file, hint=MSG("empty_sheet_hint"))
     width = max(len(r) for r in records)
     records = [list(r) + [None] * (width - len(r)) for r in records]
-    header, data, header_row, rows = records[0], records[1:], rows[0], np.asarray(rows[1:], dtype=int)
-    return _framed(header, data, rows, file, header_row), rows, None
+    try:
+        k = header_index(records, rows, file)  # below a title block, if any (brecha.table_layout)
+        header, data, header_row, rows = records[k], records[k + 1:], rows[k], np.asarray(rows[k + 1:], dtype=int)
+        table = _framed(header, data, rows, file, header_row)
+    except InputError as exc:  # on a notes sheet, say the workbook's other sheets
+        raise with_sheets(exc, chosen, names) from None
+    # the header's row for the ledger; the sheets for a message naming the workbook's other sheets
+    table.attrs.update(header_row=header_row, sheet=chosen, sheets=tuple(names))
+    return table, rows, None
 
 
 def _reason(exc: Exception) -> str:

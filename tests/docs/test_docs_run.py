@@ -83,6 +83,24 @@ def _births_layout_file(path: Path, births: pd.DataFrame) -> None:
     path.write_text("\n".join(";".join(r) for r in fields) + "\n", encoding="latin-1")
 
 
+def _workbook_as_exported(path: Path, data: pd.DataFrame) -> None:
+    """An .xlsx as ministry staff export one: a notes sheet first, then the data under a title and a blank row
+    (header on row 3; docs/panel.md, "Excel workbooks as they are exported")."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.title = "notas"
+    book.active.append(["Fuente: DEIS, Ministerio de Salud"])
+    book.active.append(["Defunciones de menores de 1 año por comuna de residencia"])
+    sheet = book.create_sheet("datos")
+    sheet.append(["Mortalidad infantil por comuna, 2010-2015"])
+    sheet.append([])
+    sheet.append(["unit", "year", "births", "deaths"])
+    for unit, year, births, deaths in data[["unit", "year", "births", "deaths"]].itertuples(index=False):
+        sheet.append([str(unit), int(year), int(births), int(deaths)])
+    book.save(path)
+
+
 def build_files(folder: Path) -> None:
     """Every file the documentation names, made from the embedded data."""
     from brecha import datasets
@@ -105,10 +123,17 @@ def build_files(folder: Path) -> None:
         {"births": "int64", "deaths": "int64"})
     own_names[["cod_com", "ano_registro", "births"]].to_csv(folder / "nacimientos.csv", index=False)
     own_names[["cod_com", "ano_registro", "deaths"]].to_csv(folder / "defunciones.csv", index=False)
+    # long tables whose counts have other names in each file (docs/panel.md: FILE=deaths:defunciones ...)
+    counts = data.astype({"births": "int64", "deaths": "int64"})
+    counts[["unit", "year", "deaths"]].rename(columns={"deaths": "defunciones"}).to_csv(
+        folder / "def_infantiles.csv", index=False)
+    counts[["unit", "year", "births"]].rename(columns={"births": "nacidos"}).to_excel(
+        folder / "nacidos.xlsx", index=False)
     # a file with a negative count in spreadsheet row 4 (the error shown in docs/panel.md)
     bad = data.head(6)[["unit", "year", "births", "deaths"]].astype({"births": "int64", "deaths": "int64"})
     bad.loc[bad.index[2], "births"] = -5
     bad.to_excel(folder / "deaths.xlsx", index=False)
+    _workbook_as_exported(folder / "mortalidad.xlsx", recent.subset(region="09").data)   # docs/panel.md
     # DEIS microdata (synthetic, DEIS layout) under every name the pages use
     made = synthetic.generate(folder / "_deis", deaths_rows=30_000, births_rows=60_000, seed=3,
                               years=(1992, 2021))

@@ -58,7 +58,23 @@ def during_write(kind: str, call: int = 1, exc=KeyboardInterrupt):
                 return original(self, path_or_buf, *args, **kwargs)
             _half_write(path_or_buf, original(self, None, *args, **kwargs))
             raise exc()
-        return mock.patch.object(pd.DataFrame, "to_csv", fake)
+
+        import brecha.csv_text
+
+        piece_original = brecha.csv_text.write_piece
+
+        def fake_piece(df, handle, header):  # brecha's own CSV writer (every -o FILE.csv, the report's tables)
+            if not due():
+                return piece_original(df, handle, header)
+            _half_write(handle, original(df, None, index=False, header=header))
+            raise exc()
+
+        from contextlib import ExitStack
+
+        stack = ExitStack()
+        stack.enter_context(mock.patch.object(pd.DataFrame, "to_csv", fake))
+        stack.enter_context(mock.patch.object(brecha.csv_text, "write_piece", fake_piece))
+        return stack
     if kind == "parquet":
         original = pd.DataFrame.to_parquet
 

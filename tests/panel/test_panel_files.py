@@ -101,8 +101,8 @@ def test_deaths_above_births_and_zero_births_warn_and_are_listed(tmp_path, capsy
     d.to_csv(path, index=False) if suffix == ".csv" else d.to_excel(path, index=False)
     assert main(["--lang", "en", "panel", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "1 unit-years with more deaths than births (e.g. 01101 2010)" in out
-    assert "1 unit-years with 0 births: the rate is undefined" in out and "13101 2010" in out
+    assert "1 unit-year with more deaths than births (e.g. 01101 2010)" in out   # one: singular
+    assert "1 unit-year with 0 births: the rate is undefined" in out and "13101 2010" in out
     assert "Panel is valid." in out
     with pytest.warns(BrechaWarning) as record:
         p = read_panel(path)

@@ -14,6 +14,12 @@ if TYPE_CHECKING:  # pandas only inside the functions that use it: `brecha --hel
 MSG = Catalog({
     "panel_help": ("archivo de panel (.csv, .parquet, .xlsx, .json) o nada si se usa --example",
                    "panel file (.csv, .parquet, .xlsx, .json), or nothing with --example"),
+    "sheet_help": ("hoja de un libro Excel (.xlsx): nombre o número desde 0, como en 'ingest table --sheet'; por "
+                   "defecto la primera",
+                   "sheet of an Excel workbook (.xlsx): a name or a number from 0, as in 'ingest table --sheet'; "
+                   "the first by default"),
+    "example_sheet": ("--sheet elige la hoja de un archivo de panel .xlsx; --example no tiene hojas",
+                      "--sheet chooses the sheet of an .xlsx panel file; --example has no sheets"),
     "example_help": ("usar los datos reales incluidos (chile, brazil, argentina o araucania)",
                      "use the embedded real data (chile, brazil, argentina or araucania)"),
     "decimal_help": ("signo decimal de los números escritos como texto, cuando el archivo no lo deja claro: "
@@ -28,7 +34,7 @@ MSG = Catalog({
     "both_panel": ("indique un archivo de panel o --example, no ambos",
                    "give a panel file or --example, not both"),
     "bad_years": ("no se entiende '{text}' como años", "cannot read '{text}' as years"),
-    "saved": ("Guardado: {path} ({rows} filas)", "Saved: {path} ({rows} rows)"),
+    "saved": ("Guardado: {path} ({rows} {rows:fila|filas})", "Saved: {path} ({rows} {rows:row|rows})"),
     "notes": ("Notas:", "Notes:"),
     "years_missing": ("años pedidos que no están en el panel ({have}): {years}; se usan los demás",
                       "requested years not in the panel ({have}): {years}; the others are used"),
@@ -38,10 +44,18 @@ MSG = Catalog({
 
 
 def add_panel_argument(parser: argparse.ArgumentParser) -> None:
-    """PANEL positional (optional) plus --example chile|brazil."""
+    """PANEL positional (optional) plus --example chile|brazil, --decimal and --sheet."""
     parser.add_argument("panel", nargs="?", metavar="PANEL", help=MSG("panel_help"))
     parser.add_argument("--example", choices=["chile", "brazil", "argentina", "araucania"], help=MSG("example_help"))
     add_decimal_argument(parser)
+    parser.add_argument("--sheet", type=sheet_argument, metavar="NAME|NUMBER", help=MSG("sheet_help"))
+
+
+def sheet_argument(text: str):
+    """--sheet as ``ingest table`` reads it: digits are a number (from 0), anything else a sheet's name
+    (:func:`brecha.table_layout.chosen_sheet`, where a number no sheet has but a sheet is named, 2015, is
+    that sheet)."""
+    return int(text) if text.strip().isdigit() else text
 
 
 def add_decimal_argument(parser: argparse.ArgumentParser) -> None:
@@ -69,22 +83,34 @@ def parse_years(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(MSG("bad_years", text=text)) from None
 
 
-def load_panel(args):
-    """The Panel named by the PANEL argument or --example."""
+def load_panel(args, *, also_units=()):
+    """The Panel named by the PANEL argument or --example. With --years or --region, a file's warnings about
+    rows (0 births...) are shown for the rows analysed, those years of the region's units and of
+    ``also_units`` (:mod:`brecha.cli.analysed_rows`); its warnings about the file as they are."""
     from ..datasets import example
     from ..panel import read_panel
+    from .analysed_rows import read_for_rows
 
     if getattr(args, "example", None) and getattr(args, "panel", None):
         raise InputError(MSG("both_panel"))
+    if getattr(args, "example", None) and getattr(args, "sheet", None) is not None:
+        raise InputError(MSG("example_sheet"), argument="sheet")
     if getattr(args, "example", None):
         panel = example(args.example)
     elif not getattr(args, "panel", None):
         raise InputError(MSG("need_panel"))
     else:
-        panel = read_panel(args.panel, decimal=getattr(args, "decimal", None))
+        panel = read_for_rows(lambda: read_panel(args.panel, decimal=getattr(args, "decimal", None),
+                                                 sheet=panel_sheet(args)), args, also_units)
     warn_missing_years(panel, getattr(args, "years", None))
     remember_panel(args, panel)  # for the totals a --suppress table is published with
     return panel
+
+
+def panel_sheet(args):
+    """The sheet --sheet asks for, or 0 (the first, which a file without sheets has too)."""
+    sheet = getattr(args, "sheet", None)
+    return 0 if sheet is None else sheet
 
 
 def warn_missing_years(panel, years) -> None:

@@ -47,6 +47,15 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def reference_codes(text: str) -> list[str]:
+    """The unit codes a --reference names (``13101`` or ``13101,13102``); none for ``best`` and the
+    quintiles, chosen among the analysed units."""
+    key = str(text or "").strip().lower()
+    if key == "best" or key.startswith(("best:", "lowest-quintile:", "highest-quintile:")):
+        return []
+    return [c.strip() for c in str(text).split(",") if c.strip()]
+
+
 def run(args) -> int:
     from ..disparity_parts import DisparityParts
 
@@ -55,7 +64,8 @@ def run(args) -> int:
         # aggregates: the region's provinces (or the regions asked) against a reference at that level
         panel = load_subset(args)
     else:
-        panel = load_panel(args)
+        # the rows analysed: the region's, and those of a reference named by its codes (the warnings say so)
+        panel = load_panel(args, also_units=reference_codes(args.reference) if regions(args) else ())
         if regions(args):
             # --region analyses that region's units; an explicit reference may lie outside it
             in_region = panel.subset(region=regions(args)).unit_codes

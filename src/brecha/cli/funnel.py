@@ -21,8 +21,8 @@ MSG = Catalog({
                     "target rate per 1,000 (default: the overall rate)"),
     "curve_help": ("guardar también las curvas de los límites para graficar (archivo)",
                    "also save the limit curves for plotting (file)"),
-    "summary": ("{above} unidades sobre y {below} bajo el límite de 99,8 % (de {n})",
-                "{above} units above and {below} below the 99.8 % limit (of {n})"),
+    "summary": ("{above} {above:unidad|unidades} sobre y {below} bajo el límite de 99,8 % (de {n})",
+                "{above} {above:unit|units} above and {below} below the 99.8 % limit (of {n})"),
 })
 
 

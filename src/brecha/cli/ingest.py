@@ -56,16 +56,17 @@ MSG = Catalog({
                    "table's communes in the years they cover (an extract of infant deaths only): a commune-year "
                    "of the table without a record counts 0 deaths; 'records' (default): only the commune-years "
                    "with some record"),
-    "doubtful": ("Aviso: {n} registros excluidos que podrían ser defunciones infantiles o nacimientos ({detail}); "
-                 "detalle en {ledger}",
-                 "Warning: {n} records excluded that may have been infant deaths or births ({detail}); "
-                 "details in {ledger}"),
+    "doubtful": ("Aviso: {n} {n:registro excluido que podría ser una defunción infantil o un nacimiento|registros "
+                 "excluidos que podrían ser defunciones infantiles o nacimientos} ({detail}); detalle en {ledger}",
+                 "Warning: {n} {n:record|records} excluded that may have been {n:an infant death or a birth|infant "
+                 "deaths or births} ({detail}); details in {ledger}"),
     "cover_needs_table": ("--deaths-cover births-table necesita --births-table",
                           "--deaths-cover births-table needs --births-table"),
-    "done": ("Panel: {units} comunas, años {years}, {births} nacidos vivos, {deaths} defunciones infantiles "
-             "({neo} neonatales, {post} posneonatales)",
-             "Panel: {units} communes, years {years}, {births} live births, {deaths} infant deaths "
-             "({neo} neonatal, {post} post-neonatal)"),
+    "done": ("Panel: {units} {units:comuna|comunas}, años {years}, {births} {births:nacido vivo|nacidos vivos}, "
+             "{deaths} {deaths:defunción infantil|defunciones infantiles} ({neo} {neo:neonatal|neonatales}, {post} "
+             "{post:posneonatal|posneonatales})",
+             "Panel: {units} {units:commune|communes}, years {years}, {births} {births:live birth|live births}, "
+             "{deaths} {deaths:infant death|infant deaths} ({neo} neonatal, {post} post-neonatal)"),
     "saved": ("Guardado: {paths}", "Saved: {paths}"),
     "warnings": ("Avisos:", "Warnings:"),
 })

@@ -3,6 +3,9 @@ with a record ledger beside it (``OUT.ledger.csv`` and ``.json``, as ``brecha in
 
     brecha ingest table comunas.csv --name-col comuna -o panel.parquet
     brecha ingest table comunas.csv --name-col comuna --match approximate -o panel.parquet
+    brecha ingest table defunciones.csv=deaths:defunciones nacidos.xlsx=births:nacidos -o panel.parquet
+
+What a ``=`` after a file may say is parsed and checked in :mod:`brecha.ingest.table_specs`.
 """
 from __future__ import annotations
 
@@ -16,9 +19,19 @@ MSG = Catalog({
     "help": ("tablas CSV/Excel/Parquet (largas o anchas) a un archivo de panel",
              "CSV/Excel/Parquet tables (long or wide) into a panel file"),
     "files_help": ("archivos; para tablas anchas (una columna por año) escriba ARCHIVO=variable, "
-                   "p. ej. nacimientos.xlsx=births",
-                   "files; for wide tables (one column per year) write FILE=variable, e.g. births.xlsx=births"),
-    "col_help": ("nombre de la columna de {role} en los archivos", "name of the {role} column in the files"),
+                   "p. ej. nacimientos.xlsx=births. Las columnas de un solo archivo: ARCHIVO=ROL:COLUMNA, varias "
+                   "separadas por comas, p. ej. defunciones.csv=deaths:defunciones o "
+                   "nacidos.xlsx=births:nacidos,unit:cod_com (ROL: unit, name, year, births, deaths, neonatal, "
+                   "postneonatal; reemplaza --ROL-col en ese archivo). En una tabla larga (con columna de año), "
+                   "ARCHIVO=births lee como nacimientos su única columna que no es unidad, año ni otro conteo",
+                   "files; for wide tables (one column per year) write FILE=variable, e.g. births.xlsx=births. "
+                   "The columns of one file only: FILE=ROLE:COLUMN, several separated by commas, e.g. "
+                   "deaths.csv=deaths:defunciones or births.xlsx=births:nacidos,unit:cod_com (ROLE: unit, name, "
+                   "year, births, deaths, neonatal, postneonatal; replaces --ROLE-col for that file). In a long "
+                   "table (with a year column), FILE=births reads as births its one column that is not the "
+                   "unit, the year or another count"),
+    "col_help": ("nombre de la columna de {role} en todos los archivos (en uno solo: ARCHIVO={role}:COLUMNA)",
+                 "name of the {role} column in every file (in one file only: FILE={role}:COLUMN)"),
     "country_help": ("registro de unidades: auto (por defecto), CL, BR, AR o none",
                      "unit registry: auto (default), CL, BR, AR or none"),
     "name_help": ("columna con nombres de unidad, cuando no hay códigos (sin importar tildes, mayúsculas, "
@@ -35,8 +48,8 @@ MSG = Catalog({
     "saved": ("Guardado: {paths}", "Saved: {paths}"),
     "sheet_help": ("hoja de Excel (nombre o número, desde 0)", "Excel sheet (name or number, from 0)"),
     "warnings": ("Avisos:", "Warnings:"),
-    "done": ("Panel: {units} unidades, años {years}, {rows} filas",
-             "Panel: {units} units, years {years}, {rows} rows"),
+    "done": ("Panel: {units} {units:unidad|unidades}, años {years}, {rows} {rows:fila|filas}",
+             "Panel: {units} {units:unit|units}, years {years}, {rows} {rows:row|rows}"),
 })
 
 ROLE_OPTIONS = (("unit", "unit"), ("year", "year"), ("births", "births"), ("deaths", "deaths"),

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..i18n import Catalog, get_language
-from .common import (add_output_argument, add_suppress_argument, add_panel_argument, add_years_argument, declare_outputs, load_panel,
-                     write_output)
+from .common import (add_output_argument, add_suppress_argument, add_panel_argument, add_region_argument,
+                     add_years_argument, declare_outputs, load_region_subset, write_output)
 
 MSG = Catalog({
     "help": ("modelos de panel (EF, EA, Hausman) y de conteo de la mortalidad sobre covariables",
@@ -58,6 +58,7 @@ def add_parser(subparsers) -> None:
                    help=MSG("fill_help"))
     p.add_argument("--conf-level", type=float, default=0.95, help=MSG("conf_help"))
     add_years_argument(p)
+    add_region_argument(p)
     add_output_argument(p)
     add_suppress_argument(p)
     declare_outputs(p, companions=siblings)
@@ -93,7 +94,9 @@ def run(args) -> int:
 
     if not args.covariates:
         raise InputError(MSG("no_covariates"))
-    panel = load_panel(args)
+    # --region: the region's communes only, before the covariates are attached (the shipped sources are keyed
+    # by commune, so they attach to any subset) and before identification.py checks what the units can identify
+    panel = load_region_subset(args)
     # a column of the user's panel wins over an alias of a shipped covariate (spending, pobreza, ...)
     names = resolve_names([c for c in args.covariates.split(",") if c.strip()], panel.data.columns)
     # covariates the panel lacks and brecha can build are attached by fit_models (with --fill), for the

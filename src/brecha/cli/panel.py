@@ -5,14 +5,14 @@ import warnings
 
 from ..i18n import Catalog
 from .common import (add_output_argument, add_panel_argument, add_region_argument, add_years_argument, load_panel,
-                     print_notes, write_output)
+                     panel_sheet, print_notes, write_output)
 
 MSG = Catalog({
     "help": ("valida y resume un archivo de panel", "validate and summarise a panel file"),
     "country_help": ("registro de unidades: auto (por defecto), CL, BR o none",
                      "unit registry: auto (default), CL, BR or none"),
-    "header": ("Panel {source}: {units} unidades, años {years}, {rows} filas, país {country}",
-               "Panel {source}: {units} units, years {years}, {rows} rows, country {country}"),
+    "header": ("Panel {source}: {units} {units:unidad|unidades}, años {years}, {rows} {rows:fila|filas}, país {country}",
+               "Panel {source}: {units} {units:unit|units}, years {years}, {rows} {rows:row|rows}, country {country}"),
     "outcomes": ("Resultados disponibles: {outcomes}", "Outcomes available: {outcomes}"),
     "covariates": ("Covariables: {covariates}", "Covariates: {covariates}"),
     "none": ("ninguna", "none"),
@@ -52,7 +52,7 @@ def run(args) -> int:
             from ..panel import read_panel
 
             panel = read_panel(args.panel, country=None if args.country.lower() == "none" else args.country,
-                               decimal=args.decimal)
+                               decimal=args.decimal, sheet=panel_sheet(args))
         else:
             panel = load_panel(args)
         if args.years or args.region:  # summarise only those years / regions, as the analyses would use them

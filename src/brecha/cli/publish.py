@@ -24,10 +24,10 @@ MSG = Catalog({
                    "round the published death counts to this base (e.g. 5)"),
     "zeros_help": ("con --suppress: show publica los ceros (por defecto), hide los oculta también",
                    "with --suppress: show publishes zeros (default), hide hides them too"),
-    "hidden": ("Publicación protegida (K = {k}): {primary} celdas ocultas por conteo pequeño, {secondary} más "
-               "para que no se puedan deducir de los totales",
-               "Protected publication (K = {k}): {primary} cells hidden for a small count, {secondary} more so "
-               "that they cannot be derived from the totals"),
+    "hidden": ("Publicación protegida (K = {k}): {primary} {primary:celda oculta|celdas ocultas} por conteo pequeño, "
+               "{secondary} más para que no {primary:se pueda deducir|se puedan deducir} de los totales",
+               "Protected publication (K = {k}): {primary} {primary:cell|cells} hidden for a small count, {secondary} "
+               "more so that {primary:it|they} cannot be derived from the totals"),
     "extremes": ("--suppress: las medidas que son la tasa de una o dos unidades (D, R, percentiles, distancia a la "
                  "mejor unidad, FAP/RAP) se ocultan (flag suppressed_secondary): con sus nacimientos darían su conteo",
                  "--suppress: the measures that are one or two units' rates (D, R, percentiles, distance to the best "

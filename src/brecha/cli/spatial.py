@@ -27,7 +27,7 @@ MSG = Catalog({
     "clusters": ("Clústeres LISA (q ≤ {alpha}, {period}): {counts}", "LISA clusters (q ≤ {alpha}, {period}): {counts}"),
     "caveat": ("Los clústeres describen dónde hay tasas parecidas juntas; no explican por qué.",
                "Clusters describe where similar rates sit together; they do not explain why."),
-    "saved_local": ("Guardado: {path} ({rows} filas)", "Saved: {path} ({rows} rows)"),
+    "saved_local": ("Guardado: {path} ({rows} {rows:fila|filas})", "Saved: {path} ({rows} {rows:row|rows})"),
 })
 
 GLOBAL = ["period", "outcome", "measure", "estimate", "expected", "z", "p_value", "method"]

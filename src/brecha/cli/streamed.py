@@ -130,7 +130,8 @@ def write_pieces(pieces, path, first) -> int:
     ``.parquet`` ``path``, atomically, each as :func:`published_piece` makes it; print "Saved: PATH (N rows)"
     and return N.
 
-    ``.csv``: pandas' ``to_csv`` of each piece, the header once: the bytes of the whole table's file.
+    ``.csv``: each piece as pandas' ``to_csv`` writes it (:func:`brecha.csv_text.write_piece`), the header
+    once: the bytes of the whole table's file.
     ``.parquet``: one row group (or more) per piece through ``pyarrow.parquet.ParquetWriter``, the schema of
     the first piece; text columns as plain text, as a whole table is written (``cli.rates.write_result``). Read
     back, the same table as the whole table's file (not the same bytes: that file has one row group per
@@ -138,6 +139,7 @@ def write_pieces(pieces, path, first) -> int:
     """
     from pathlib import Path
 
+    from ..csv_text import write_piece
     from ..outputs import open_atomic
 
     rows = 0
@@ -152,7 +154,7 @@ def write_pieces(pieces, path, first) -> int:
                 if parquet:
                     writer.add(piece)
                 else:
-                    piece.to_csv(handle, index=False, header=i == 0)
+                    write_piece(piece, handle, header=i == 0)
                 rows += len(piece)
                 del piece
             complete = True

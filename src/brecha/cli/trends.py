@@ -64,14 +64,16 @@ MSG = Catalog({
                   "joinpoint: estimate a jump (comparability ratio) from that year, e.g. a change of source; "
                   "written beside -o as OUT.jump.csv"),
     "compare_summary": ("{a} frente a {b} ({first}-{last}, {k_a} y {k_b} joinpoints): paralelismo p = {p_par}, "
-                        "coincidencia p = {p_coin} ({n} permutaciones, semilla {seed}); AAPC {a} {aapc_a} %, "
+                        "coincidencia p = {p_coin} ({n} {n:permutación|permutaciones}, semilla {seed}); AAPC {a} "
+                        "{aapc_a} %, "
                         "{b} {aapc_b} %; cambio anual de la razón de tasas {gap} %",
                         "{a} versus {b} ({first}-{last}, {k_a} and {k_b} joinpoints): parallelism p = {p_par}, "
-                        "coincidence p = {p_coin} ({n} permutations, seed {seed}); AAPC {a} {aapc_a} %, "
+                        "coincidence p = {p_coin} ({n} {n:permutation|permutations}, seed {seed}); AAPC {a} "
+                        "{aapc_a} %, "
                         "{b} {aapc_b} %; annual change of the rate ratio {gap} %"),
-    "jump_summary": ("salto en {year}: {n} unidades con estimación; razón de comparabilidad de {unit}: {cr} "
+    "jump_summary": ("salto en {year}: {n} {n:unidad|unidades} con estimación; razón de comparabilidad de {unit}: {cr} "
                      "(IC {lo} a {hi})",
-                     "jump at {year}: {n} units with an estimate; comparability ratio of {unit}: {cr} "
+                     "jump at {year}: {n} {n:unit|units} with an estimate; comparability ratio of {unit}: {cr} "
                      "(CI {lo} to {hi})"),
     "needs_joinpoint": ("{option} es una opción de --method joinpoint", "{option} is an option of --method joinpoint"),
     "needs_joinpoint_hint": ("agregue --method joinpoint", "add --method joinpoint"),
@@ -111,18 +113,18 @@ MSG = Catalog({
                         "si falta alguna unidad",
                         "with --level: sum adds up the units with data and notes it (default); drop leaves the year "
                         "out when any unit is missing"),
-    "summary": ("{units} unidades ({method}): {decreasing} {l_decreasing}s, {increasing} {l_increasing}s, "
-                "{stationary} {l_stationary}s, {sparse} sin clasificar por escasez de muertes, {missing} sin "
-                "estimación (alpha {alpha})",
-                "{units} units ({method}): {decreasing} {l_decreasing}, {increasing} {l_increasing}, "
+    "summary": ("{units} {units:unidad|unidades} ({method}): {decreasing} {l_decreasing}{decreasing:|s}, {increasing} "
+                "{l_increasing}{increasing:|s}, {stationary} {l_stationary}{stationary:|s}, {sparse} sin clasificar "
+                "por escasez de muertes, {missing} sin estimación (alpha {alpha})",
+                "{units} {units:unit|units} ({method}): {decreasing} {l_decreasing}, {increasing} {l_increasing}, "
                 "{stationary} {l_stationary}, {sparse} not classified for lack of deaths, {missing} without "
                 "estimate (alpha {alpha})"),
-    "zero_summary": ("Regla para años sin muertes: {rule}; {count} unidades con al menos un año sin muertes; "
-                     "{sparse} con más de {share} % de años sin muertes quedan sin clase",
-                     "Rule for years without deaths: {rule}; {count} units with at least one year without deaths; "
-                     "{sparse} with more than {share} % of years without deaths get no class"),
+    "zero_summary": ("Regla para años sin muertes: {rule}; {count} {count:unidad|unidades} con al menos un año sin "
+                     "muertes; {sparse} con más de {share} % de años sin muertes {sparse:queda|quedan} sin clase",
+                     "Rule for years without deaths: {rule}; {count} {count:unit|units} with at least one year without "
+                     "deaths; {sparse} with more than {share} % of years without deaths {sparse:gets|get} no class"),
     "jp_basis": ("clase de cada unidad según el AAPC", "class of each unit from its AAPC"),
-    "seed": ("semilla {seed}, {n} permutaciones", "seed {seed}, {n} permutations"),
+    "seed": ("semilla {seed}, {n} {n:permutación|permutaciones}", "seed {seed}, {n} {n:permutation|permutations}"),
 })
 
 

@@ -136,11 +136,12 @@ MSG = Catalog({
     "note_no_convergence": ("el ajuste logit no convergió", "the logit fit did not converge"),
     "note_undefined": ("no definida para estos datos", "undefined for these data"),
     "bootstrap_method": ("bootstrap {interval} (extracciones {draws} de las defunciones dados los nacimientos, "
-                         "{n} réplicas, semilla {seed})",
-                         "bootstrap {interval} ({draws} draws of deaths given births, {n} replicates, seed {seed})"),
+                         "{n} {n:réplica|réplicas}, semilla {seed})",
+                         "bootstrap {interval} ({draws} draws of deaths given births, {n} {n:replicate|replicates}, "
+                         "seed {seed})"),
     "bootstrap_shrunk": ("; extraídas de tasas contraídas hacia la media hasta la varianza verdadera estimada",
                          "; redrawn from rates shrunk towards the mean to the estimated true variance"),
-    "note_replicates": ("{n} réplicas no definidas", "{n} replicates undefined"),
+    "note_replicates": ("{n} {n:réplica no definida|réplicas no definidas}", "{n} {n:replicate|replicates} undefined"),
     "note_outside": ("estimación fuera del intervalo bootstrap: el ruido aleatorio de las unidades pequeñas "
                      "infla la dispersión y el bootstrap lo agrega otra vez; para la dispersión sin ruido use "
                      "bgv_true, bgsd_true o cov_true (ver docs/inequality.md)",
@@ -154,7 +155,7 @@ MSG = Catalog({
     "skipped": ("medidas de desigualdad omitidas: {items}", "inequality measures skipped: {items}"),
     "skip_ordered": ("requiere una dimensión ordenada (rank_by)", "needs an ordered dimension (rank_by)"),
     "skip_reference": ("requiere un subgrupo de referencia", "needs a reference subgroup"),
-    "skip_many": ("requiere más de {k} subgrupos", "needs more than {k} subgroups"),
+    "skip_many": ("requiere más de {k} {k:subgrupo|subgrupos}", "needs more than {k} {k:subgroup|subgroups}"),
     "dropped": ("{period}: {n} unidad(es) sin nacimientos o sin datos quedan fuera",
                 "{period}: {n} unit(s) without births or without data are left out"),
     "no_covariate": ("{period}: {n} unidad(es) sin valor de '{covariate}' quedan fuera del ordenamiento",
@@ -169,11 +170,11 @@ MSG = Catalog({
     "bad_group_reference": ("la referencia de grupo debe ser un número entre 1 y {groups}",
                             "a group reference must be a number from 1 to {groups}"),
     "bad_groups": ("groups (--groups) debe ser un entero >= 2", "groups (--groups) must be an integer >= 2"),
-    "too_many_groups": ("{period}: se piden {groups} grupos (--groups) pero solo hay {n} unidades con datos para "
-                        "formarlos", "{period}: {groups} groups asked for (--groups) but only {n} units with data "
-                        "to form them"),
-    "too_many_groups_hint": ("pida a lo más {n} grupos; lo habitual son 5 (quintiles) o 10 (deciles)",
-                             "ask for at most {n} groups; 5 (quintiles) or 10 (deciles) is usual"),
+    "too_many_groups": ("{period}: se piden {groups} grupos (--groups) pero solo hay {n} {n:unidad|unidades} con datos "
+                        "para formarlos", "{period}: {groups} groups asked for (--groups) but only {n} {n:unit|units} "
+                        "with data to form them"),
+    "too_many_groups_hint": ("pida a lo más {n} {n:grupo|grupos}; lo habitual son 5 (quintiles) o 10 (deciles)",
+                             "ask for at most {n} {n:group|groups}; 5 (quintiles) or 10 (deciles) is usual"),
     "fewer_groups": ("{period}: se pidieron {groups} grupos y se formaron {formed} (unidades empatadas en '{covariate}' "
                      "o con muchos nacimientos quedan en un solo grupo); ver la columna n_groups",
                      "{period}: {groups} groups asked for and {formed} formed (units tied on '{covariate}' or with "
@@ -182,10 +183,10 @@ MSG = Catalog({
                  "seed (--seed) must be a whole number from 0 to 4294967295, not {seed}"),
     "bad_bootstrap": ("bootstrap (--bootstrap) debe ser 0 (IC analíticos) o un número de réplicas, no {n}",
                       "bootstrap (--bootstrap) must be 0 (analytic CIs) or a number of replicates, not {n}"),
-    "few_replicates": ("{n} réplicas bootstrap son pocas para un IC de {level} %: cada límite descansa en menos de "
-                       "5 réplicas; use al menos {minimum} (o 0 para IC analíticos)",
-                       "{n} bootstrap replicates are too few for a {level} % CI: each limit rests on fewer than 5 "
-                       "replicates; use at least {minimum} (or 0 for analytic CIs)"),
+    "few_replicates": ("{n} {n:réplica bootstrap es poco|réplicas bootstrap son pocas} para un IC de {level} %: cada "
+                       "límite descansa en menos de 5 réplicas; use al menos {minimum} (o 0 para IC analíticos)",
+                       "{n} bootstrap {n:replicate is|replicates are} too few for a {level} % CI: each limit rests on "
+                       "fewer than 5 replicates; use at least {minimum} (or 0 for analytic CIs)"),
     "single_unit": ("la desigualdad se mide entre al menos 2 unidades con nacimientos y ningún período las tiene "
                     "({periods}; unidades: {units})",
                     "inequality is measured between at least 2 units with births and no period has them "

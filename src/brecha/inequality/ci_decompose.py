@@ -49,10 +49,13 @@ MSG = Catalog({
                   "{period}: the determinants are collinear ({names}); the regression cannot be fitted"),
     "collinear_hint": ("quite uno de ellos (o un determinante que no varía entre unidades)",
                        "leave one of them out (or a determinant that does not vary between units)"),
-    "missing": ("{period}: {n} unidades sin valor de {names} quedan fuera de la descomposición ({units})",
-                "{period}: {n} units without a value of {names} are left out of the decomposition ({units})"),
-    "no_births": ("{period}: {n} unidades sin nacimientos o sin defunciones registradas quedan fuera",
-                  "{period}: {n} units without births or without recorded deaths are left out"),
+    "missing": ("{period}: {n} {n:unidad|unidades} sin valor de {names} {n:queda|quedan} fuera de la descomposición "
+                "({units})",
+                "{period}: {n} {n:unit|units} without a value of {names} {n:is|are} left out of the decomposition "
+                "({units})"),
+    "no_births": ("{period}: {n} {n:unidad|unidades} sin nacimientos o sin defunciones registradas {n:queda|quedan} "
+                  "fuera",
+                  "{period}: {n} {n:unit|units} without births or without recorded deaths {n:is|are} left out"),
     "skipped": ("{period}: sin descomposición, {names} no tiene valores ese período",
                 "{period}: no decomposition, {names} has no values in that period"),
     "none_decomposed": ("ningún período tiene al menos {k} unidades con nacimientos y los determinantes: no hay "
@@ -60,8 +63,8 @@ MSG = Catalog({
                         "determinants: there is nothing to decompose"),
     "none_decomposed_hint": ("analice más unidades (una región o el país entero) o menos determinantes",
                              "analyse more units (a region or the whole country) or fewer determinants"),
-    "too_few": ("{period}: {n} unidades para {k} coeficientes; sin descomposición",
-                "{period}: {n} units for {k} coefficients; no decomposition"),
+    "too_few": ("{period}: {n} {n:unidad|unidades} para {k} coeficientes; sin descomposición",
+                "{period}: {n} {n:unit|units} for {k} coefficients; no decomposition"),
     "zero_mean": ("media 0: índice de concentración no definido", "mean 0: concentration index undefined"),
     "bad_change": ("--change necesita dos períodos analizados (p. ej. 2006,2012); hay: {have}",
                    "--change needs two analysed periods (e.g. 2006,2012); there are: {have}"),

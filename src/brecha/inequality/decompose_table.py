@@ -33,23 +33,26 @@ MSG = Catalog({
                 "classes of equal births (e.g. poverty:5)"),
     "bad_classes": ("'{by}': K debe ser un número entero entre 2 y 50", "'{by}': K must be a whole number from 2 "
                     "to 50"),
-    "not_constant": ("la columna '{column}' cambia de valor dentro del período agrupado {period} en {n} unidades "
+    "not_constant": ("la columna '{column}' cambia de valor dentro del período agrupado {period} en {n} {n:unidad|unidades} "
                      "(p. ej. {units}); el grupo de una unidad debe ser uno solo",
-                     "column '{column}' changes value within the pooled period {period} in {n} units (e.g. "
+                     "column '{column}' changes value within the pooled period {period} in {n} {n:unit|units} (e.g. "
                      "{units}); a unit must belong to one group"),
     "not_constant_hint": ("analice año por año (sin --pool) o use una columna que no cambie",
                           "analyse year by year (without --pool) or use a column that does not change"),
-    "no_group": ("{period}: {n} unidades sin valor de '{by}' quedan fuera de la descomposición ({units})",
-                 "{period}: {n} units without a value of '{by}' are left out of the decomposition ({units})"),
-    "no_births": ("{period}: {n} unidades sin nacimientos o sin defunciones registradas quedan fuera",
-                  "{period}: {n} units without births or without recorded deaths are left out"),
-    "zero_rates": ("{measure} no está definida con tasas 0 (ln 0): {n} unidades con tasa 0 en {periods}; se deja "
+    "no_group": ("{period}: {n} {n:unidad|unidades} sin valor de '{by}' {n:queda|quedan} fuera de la descomposición "
+                 "({units})",
+                 "{period}: {n} {n:unit|units} without a value of '{by}' {n:is|are} left out of the decomposition "
+                 "({units})"),
+    "no_births": ("{period}: {n} {n:unidad|unidades} sin nacimientos o sin defunciones registradas {n:queda|quedan} "
+                  "fuera",
+                  "{period}: {n} {n:unit|units} without births or without recorded deaths {n:is|are} left out"),
+    "zero_rates": ("{measure} no está definida con tasas 0 (ln 0): {n} {n:unidad|unidades} con tasa 0 en {periods}; se deja "
                    "vacía. Use --smoothed para calcularla sobre tasas suavizadas (Bayes empírico), o theil, ge2 o "
                    "gini, que admiten tasas 0",
-                   "{measure} is undefined with zero rates (ln 0): {n} units with rate 0 in {periods}; left "
+                   "{measure} is undefined with zero rates (ln 0): {n} {n:unit|units} with rate 0 in {periods}; left "
                    "empty. Use --smoothed to compute it on smoothed rates (empirical Bayes), or theil, ge2 or "
                    "gini, which accept zero rates"),
-    "undefined_note": ("no definida: {n} unidades con tasa 0", "undefined: {n} units with rate 0"),
+    "undefined_note": ("no definida: {n} {n:unidad|unidades} con tasa 0", "undefined: {n} {n:unit|units} with rate 0"),
     "too_few": ("{period}: menos de 2 unidades con nacimientos; sin descomposición",
                 "{period}: fewer than 2 units with births; no decomposition"),
     "none_decomposed": ("ningún período tiene al menos 2 unidades con nacimientos y grupo: no hay nada que "
@@ -63,8 +66,8 @@ MSG = Catalog({
                     "--change compares two years: it cannot be used with --pool"),
     "bad_scale": ("escala {scale}: use 1 (por defecto) o 1000 (como WHO HEAT)",
                   "scale {scale}: use 1 (the default) or 1000 (as WHO HEAT)"),
-    "bootstrap_note": ("IC bootstrap paramétrico ({n} réplicas, semilla {seed})",
-                       "parametric bootstrap CI ({n} replicates, seed {seed})"),
+    "bootstrap_note": ("IC bootstrap paramétrico ({n} {n:réplica|réplicas}, semilla {seed})",
+                       "parametric bootstrap CI ({n} {n:replicate|replicates}, seed {seed})"),
 })
 
 MEASURES = ("theil", "mld", "ge2", "gini")

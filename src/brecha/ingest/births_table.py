@@ -51,23 +51,27 @@ MSG = Catalog({
     "bad_year": ("año vacío o no numérico", "year empty or not a number"),
     "repeated": ("comuna-año repetido: {cells}", "repeated commune-year: {cells}"),
     "repeated_hint": ("deje una fila por comuna y año", "keep one row per commune and year"),
-    "note_source": ("Nacimientos: tabla {file} ({n} comuna-años)", "Births: table {file} ({n} commune-years)"),
-    "note_missing": ("{n} comuna-años con registros de defunción no tienen fila en {file}: nacimientos <NA> "
-                     "({cells})",
-                     "{n} commune-years with death records have no row in {file}: births <NA> ({cells})"),
-    "note_not_added": ("{n} filas de {file} sin ningún registro de defunción en esa comuna-año no se agregan "
-                       "(los archivos de defunciones pueden no cubrirlas): {cells}",
-                       "{n} rows of {file} without any death record in that commune-year are not added (the "
-                       "deaths files may not cover them): {cells}"),
+    "note_source": ("Nacimientos: tabla {file} ({n} {n:comuna-año|comuna-años})",
+                    "Births: table {file} ({n} {n:commune-year|commune-years})"),
+    "note_missing": ("{n} {n:comuna-año con registros de defunción no tiene|comuna-años con registros de defunción no "
+                     "tienen} fila en {file}: nacimientos <NA> ({cells})",
+                     "{n} {n:commune-year with death records has|commune-years with death records have} no row in "
+                     "{file}: births <NA> ({cells})"),
+    "note_not_added": ("{n} {n:fila|filas} de {file} sin ningún registro de defunción en esa comuna-año no se "
+                       "{n:agrega|agregan} (los archivos de defunciones pueden no {n:cubrirla|cubrirlas}): {cells}",
+                       "{n} {n:row|rows} of {file} without any death record in that commune-year {n:is|are} not added "
+                       "(the deaths files may not cover {n:it|them}): {cells}"),
     "hint_cover": ("si los archivos de defunciones contienen toda defunción infantil de esas comunas y años (un "
                    "extracto solo de defunciones infantiles, p. ej.), agregue --deaths-cover births-table para "
                    "contarlas con 0 defunciones",
                    "if the deaths files hold every infant death of those communes and years (an extract of "
                    "infant deaths only, say), add --deaths-cover births-table to count them with 0 deaths"),
-    "note_zero": ("{n} comuna-años de {file} sin registro de defunción se cuentan con 0 defunciones infantiles "
+    "note_zero": ("{n} {n:comuna-año|comuna-años} de {file} sin registro de defunción se {n:cuenta|cuentan} con 0 "
+                  "defunciones infantiles "
                   "(--deaths-cover births-table: los archivos de defunciones cubren las comunas de la tabla en "
                   "{years}): {cells}",
-                  "{n} commune-years of {file} without a death record are counted with 0 infant deaths "
+                  "{n} {n:commune-year|commune-years} of {file} without a death record {n:is|are} counted with 0 "
+                  "infant deaths "
                   "(--deaths-cover births-table: the deaths files cover the table's communes in {years}): "
                   "{cells}"),
 })

@@ -78,12 +78,14 @@ MSG = Catalog({
     "nothing_counted": ("ningún registro cae en los años pedidos (vea el ledger):\n{ledger}",
                         "no record falls in the requested years (see the ledger):\n{ledger}"),
     "nothing_hint": ("revise los años pedidos y los archivos", "check the requested years and the files"),
-    "unrecognised": ("{n} registros con códigos de comuna no reconocidos en ningún período excluidos: {codes}",
-                     "{n} records with commune codes not recognised in any period excluded: {codes}"),
-    "overlap": ("{first} y {second} tienen registros de {n} comuna-años en común ({cells}); si un archivo "
-                "contiene registros del otro, se cuentan dos veces (vea el ledger)",
-                "{first} and {second} both hold records of the same {n} commune-years ({cells}); if one file "
-                "holds records of the other, they are counted twice (see the ledger)"),
+    "unrecognised": ("{n} {n:registro con código de comuna no reconocido en ningún período excluido|registros con "
+                     "códigos de comuna no reconocidos en ningún período excluidos}: {codes}",
+                     "{n} {n:record with a commune code|records with commune codes} not recognised in any period "
+                     "excluded: {codes}"),
+    "overlap": ("{first} y {second} tienen registros de {n} {n:comuna-año|comuna-años} en común ({cells}); si un "
+                "archivo contiene registros del otro, se cuentan dos veces (vea el ledger)",
+                "{first} and {second} both hold records of the same {n} {n:commune-year|commune-years} ({cells}); "
+                "if one file holds records of the other, they are counted twice (see the ledger)"),
     "totals_differ": ("los totales del panel (nacimientos {births}, defunciones infantiles {deaths}) difieren de "
                       "los registros contados del ledger ({ledger_births}, {ledger_deaths})",
                       "panel totals (births {births}, infant deaths {deaths}) differ from the ledger's counted "
@@ -98,20 +100,20 @@ MSG = Catalog({
                          "(2004) se suman a su comuna madre en toda la serie (split=merge)",
                          "Commune codes harmonised to the 2018 division; communes created by a split (2004) "
                          "are counted under their parent for the whole series (split=merge)"),
-    "note_unknown_group": ("{n} defunciones infantiles sin grupo de edad (anotadas 0 años o 0 meses) están en "
-                           "'deaths' pero no en neonatal ni posneonatal",
-                           "{n} infant deaths without age group (written as 0 years or 0 months) are in "
-                           "'deaths' but in neither neonatal nor post-neonatal"),
+    "note_unknown_group": ("{n} {n:defunción infantil|defunciones infantiles} sin grupo de edad ({n:anotada|anotadas} "
+                           "0 años o 0 meses) {n:está|están} en 'deaths' pero no en neonatal ni posneonatal",
+                           "{n} infant {n:death|deaths} without age group (written as 0 years or 0 months) {n:is|are} "
+                           "in 'deaths' but in neither neonatal nor post-neonatal"),
     "note_no_births": ("sin archivo de nacimientos para {years}: births = <NA>",
                        "no births file covers {years}: births = <NA>"),
-    "note_no_births_cells": ("{n} comuna-años que ningún archivo de nacimientos incluye (comunas ausentes de "
-                             "los archivos que cubren ese año): births = <NA>",
-                             "{n} commune-years no births file includes (communes absent from the files that "
-                             "cover that year): births = <NA>"),
-    "note_no_deaths_cells": ("{n} comuna-años que ningún archivo de defunciones incluye (comunas ausentes de "
-                             "los archivos que cubren ese año): deaths = <NA>",
-                             "{n} commune-years no deaths file includes (communes absent from the files that "
-                             "cover that year): deaths = <NA>"),
+    "note_no_births_cells": ("{n} {n:comuna-año|comuna-años} que ningún archivo de nacimientos incluye (comunas "
+                             "ausentes de los archivos que cubren ese año): births = <NA>",
+                             "{n} {n:commune-year|commune-years} no births file includes (communes absent from "
+                             "the files that cover that year): births = <NA>"),
+    "note_no_deaths_cells": ("{n} {n:comuna-año|comuna-años} que ningún archivo de defunciones incluye (comunas "
+                             "ausentes de los archivos que cubren ese año): deaths = <NA>",
+                             "{n} {n:commune-year|commune-years} no deaths file includes (communes absent from "
+                             "the files that cover that year): deaths = <NA>"),
     "note_no_deaths": ("sin archivo de defunciones para {years}: deaths = <NA>",
                        "no deaths file covers {years}: deaths = <NA>"),
 })

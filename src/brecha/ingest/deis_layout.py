@@ -67,8 +67,8 @@ MSG = Catalog({
               "(ISO-8859-1)", "the encoding is UTF-16 (or the file is binary); UTF-8 or Latin-1 (ISO-8859-1) "
               "text is expected"),
     "utf16_hint": ("guárdelo de nuevo como CSV UTF-8 o Latin-1", "save it again as CSV in UTF-8 or Latin-1"),
-    "deaths_columns": ("la línea {line} tiene {n} columnas; un archivo DEIS de defunciones tiene 27 "
-                       "(separador '{sep}')", "line {line} has {n} columns; a DEIS deaths file has 27 "
+    "deaths_columns": ("la línea {line} tiene {n} {n:columna|columnas}; un archivo DEIS de defunciones tiene 27 "
+                       "(separador '{sep}')", "line {line} has {n} {n:column|columns}; a DEIS deaths file has 27 "
                        "(separator '{sep}')"),
     "deaths_columns_hint": ("entregue el archivo de defunciones DEIS sin modificar (27 columnas separadas por ';')",
                             "give the unmodified DEIS deaths file (27 columns separated by ';')"),
@@ -78,7 +78,7 @@ MSG = Catalog({
                           "give it with --births (births=[...] in Python)"),
     "why_births": ("{n} columnas, año en la columna {column}", "{n} columns, year in column {column}"),
     "why_deaths": ("{n} columnas con ANO_DEF y EDAD_TIPO", "{n} columns with ANO_DEF and EDAD_TIPO"),
-    "why_no_header": ("{n} columnas, sin encabezado", "{n} columns, no header"),
+    "why_no_header": ("{n} {n:columna|columnas}, sin encabezado", "{n} {n:column|columns}, no header"),
     "looks_deaths": ("parece un archivo de defunciones ({why}), entregado como nacimientos",
                      "this looks like a deaths file ({why}), given as the births file"),
     "looks_deaths_hint": ("entréguelo con --deaths (deaths=[...] en Python)",
@@ -90,19 +90,19 @@ MSG = Catalog({
                            "EDAD_TIPO...): it is not counted as a record and the columns are read by position "
                            "({used})"),
     "header_missing_cols": ("el encabezado no tiene las columnas {cols}", "the header lacks the columns {cols}"),
-    "not_deaths": ("no parece un archivo DEIS de defunciones: en las primeras {n} líneas, {bad} no tienen un año "
-                   "(ANO_DEF) ni un EDAD_TIPO válidos (p. ej. línea {line}: '{text}')",
-                   "does not look like a DEIS deaths file: of the first {n} lines, {bad} have no valid year "
-                   "(ANO_DEF) and EDAD_TIPO (e.g. line {line}: '{text}')"),
+    "not_deaths": ("no parece un archivo DEIS de defunciones: en {n:la primera línea|las primeras {n} líneas}, {bad} "
+                   "no {bad:tiene|tienen} un año (ANO_DEF) ni un EDAD_TIPO válidos (p. ej. línea {line}: '{text}')",
+                   "does not look like a DEIS deaths file: {n:of the first line|of the first {n} lines}, {bad} {bad:has|have} no "
+                   "valid year (ANO_DEF) and EDAD_TIPO (e.g. line {line}: '{text}')"),
     "births_no_layout": ("no se reconocen las columnas de año y comuna de los nacimientos ({why})",
                          "cannot find the year and commune columns of the births file ({why})"),
     "births_no_layout_hint": ("indique el formato, p. ej. --births-layout \"year=ANO_NAC,commune=COMUNA\" o, "
                               "sin encabezado, --births-layout \"year=4,commune=25\" (posiciones desde 1)",
                               "describe the layout, e.g. --births-layout \"year=ANO_NAC,commune=COMUNA\" or, "
                               "without a header, --births-layout \"year=4,commune=25\" (positions from 1)"),
-    "births_implausible": ("la columna {role} ({column}) no contiene {what} en las primeras {n} líneas "
-                           "(p. ej. línea {line}: '{value}')",
-                           "column {role} ({column}) does not hold {what} in the first {n} lines "
+    "births_implausible": ("la columna {role} ({column}) no contiene {what} en {n:la primera línea|las primeras {n} "
+                           "líneas} (p. ej. línea {line}: '{value}')",
+                           "column {role} ({column}) does not hold {what} {n:in the first line|in the first {n} lines} "
                            "(e.g. line {line}: '{value}')"),
     "a_year": ("años", "years"),
     "a_code": ("códigos de comuna", "commune codes"),
@@ -113,7 +113,8 @@ MSG = Catalog({
                         "write key=value pairs separated by commas: year=, commune=, header=yes|no, "
                         "sep=semicolon|comma|tab|pipe, keep=COLUMN:1|2"),
     "no_column": ("no hay columna '{name}' (columnas: {have})", "there is no column '{name}' (columns: {have})"),
-    "position": ("la posición {pos} está fuera de las {n} columnas", "position {pos} is outside the {n} columns"),
+    "position": ("la posición {pos} está fuera de {n:la|las} {n} {n:columna|columnas}",
+                 "position {pos} is outside the {n} {n:column|columns}"),
 })
 
 

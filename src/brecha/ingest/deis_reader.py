@@ -47,8 +47,10 @@ FILTERED = 1
 MAX_LINE_EXAMPLES = 20
 
 MSG = Catalog({
-    "malformed": ("{file}: {n} filas mal formadas excluidas (líneas {lines}); están en el ledger",
-                  "{file}: {n} malformed rows excluded (lines {lines}); they are in the ledger"),
+    "malformed": ("{file}: {n} {n:fila mal formada excluida|filas mal formadas excluidas} ({n:línea|líneas} {lines}); "
+                  "{n:está|están} en el ledger",
+                  "{file}: {n} malformed {n:row|rows} excluded ({n:line|lines} {lines}); {n:it is|they are} in the "
+                  "ledger"),
     "columns_expected": ("se esperan {n} columnas", "{n} columns expected"),
 })
 

@@ -99,8 +99,9 @@ MSG = Catalog({
     "rows": ("filas", "rows"),
     "lines": ("líneas (ejemplos)", "lines (examples)"),
     "total": ("TOTAL", "TOTAL"),
-    "mismatch": ("el ledger no cuadra para {file}: {read} filas leídas, {counted} contadas + {excluded} "
-                 "excluidas", "the ledger does not add up for {file}: {read} rows read, {counted} counted + "
+    "mismatch": ("el ledger no cuadra para {file}: {read} {read:fila leída|filas leídas}, {counted} "
+                 "{counted:contada|contadas} + {excluded} {excluded:excluida|excluidas}",
+                 "the ledger does not add up for {file}: {read} {read:row|rows} read, {counted} counted + "
                  "{excluded} excluded"),
     "unknown_reason": ("motivo desconocido en el ledger: {reason}", "unknown ledger reason: {reason}"),
 })

@@ -106,13 +106,16 @@ def file_rows(table: pd.DataFrame) -> np.ndarray:
 
 def start(table: pd.DataFrame, file: str, ledger: Ledger | None) -> None:
     """Rows read = every row between the header and the last row read; the wholly empty ones (dropped by
-    :func:`brecha.io.read_table`, which keeps the others' file rows) are excluded as ``blank_row``."""
+    :func:`brecha.io.read_table`, which keeps the others' file rows) are excluded as ``blank_row``. The
+    header is row 1 unless a title block sits above it (``attrs["header_row"]``, brecha.table_layout): the
+    title rows are not table rows."""
     if ledger is None:
         return
     rows = file_rows(table)
-    read = int(rows.max()) - 1 if len(rows) else 0
+    header = int(table.attrs.get("header_row") or 1)
+    read = int(rows.max()) - header if len(rows) else 0
     kept = set(int(r) for r in rows)
-    blank = [r for r in range(2, read + 2) if r not in kept]
+    blank = [r for r in range(header + 1, header + read + 1) if r not in kept]
     ledger.start_file(file, "table", read)
     ledger.add(file, "blank_row", len(blank), lines=blank[:20])
 

@@ -6,7 +6,10 @@ Wide: one row per unit and one column per year (``2010``, ``2011``, ... or ``nv_
 variable, e.g. births; say which variable with ``variable=``.
 
 Several tables (births from one file, deaths from another, covariates from a third) are joined on
-(unit, year). Each file is checked on its own first, so an error names the file and its row.
+(unit, year). Each file is checked on its own first, so an error names the file and its row. The mapping
+applies to every file; a file names its own columns as ``path=ROLE:COLUMN,...``
+(``deaths.csv=deaths:defunciones``), and ``path=births`` on a long table reads its one count column as
+births (:mod:`brecha.ingest.table_specs`).
 
 Every row read is used or excluded with its reason in a :class:`~brecha.ingest.ledger.Ledger` (blank rows,
 total/aggregate rows, the source's unknown units; :mod:`brecha.ingest.table_rows`); names are matched to
@@ -28,14 +31,16 @@ from ..io import read_table
 from ..number_formats import is_whole_column, parse_numbers
 from ..panel import (COUNT_COLUMNS, Panel, _check_counts, _check_covariate, _check_duplicates, _check_years,
                      detect_country)
-from . import table_rows
+from . import table_rows, table_specs
 from .ledger import Ledger
 
 MSG = Catalog({
     "no_col": ("no existe la columna '{col}' indicada para {role} (columnas: {present})",
                "there is no column '{col}' given for {role} (columns: {present})"),
-    "no_col_hint": ("revise el nombre (mayúsculas, tildes) o la opción --{role}-col",
-                    "check the name (case, accents) or the --{role}-col option"),
+    "no_col_hint": ("revise el nombre (mayúsculas, tildes) o la opción --{role}-col, que vale para todos los "
+                    "archivos; para un solo archivo escriba ARCHIVO={role}:COLUMNA",
+                    "check the name (case, accents) or the --{role}-col option, which applies to every file; for "
+                    "one file only write FILE={role}:COLUMN"),
     "need_var": ("la tabla es ancha (columnas por año: {years}); indique qué variable contiene, p. ej. "
                  "ARCHIVO=births", "the table is wide (one column per year: {years}); say which variable it "
                  "holds, e.g. FILE=births"),
@@ -45,6 +50,11 @@ MSG = Catalog({
                      "give --year-col, or use a wide table with columns 2010, 2011, ..."),
     "conflict": ("la variable '{col}' viene en más de un archivo ({files}) para el mismo (unidad, año)",
                  "variable '{col}' comes from more than one file ({files}) for the same (unit, year)"),
+    "clash": ("la columna '{col}' tiene el nombre de una columna del panel, pero {col} se lee de '{other}', "
+              "como se indicó", "column '{col}' has the name of a panel column, but {col} is read from "
+              "'{other}', as given"),
+    "clash_hint": ("renombre o quite una de las dos columnas, o lea esta: {file}={role}:{col}",
+                   "rename or remove one of the two columns, or read this one: {file}={role}:{col}"),
     "conflict_hint": ("deje cada variable en un solo archivo", "keep each variable in one file only"),
     "names_hint": ("la columna '{col}' tiene nombres de unidad (p. ej. '{example}'): indique --name-col {col}; si "
                    "hay una columna de códigos, indíquela con --unit-col",
@@ -107,9 +117,12 @@ def read_long(path, mapping: dict | None = None, *, sheet=0, keep=None, ledger: 
 
 
 def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variable: str | None = None,
-               ledger: Ledger | None = None, match: str = "exact", country: str | None = "auto", sheet=0):
+               ledger: Ledger | None = None, match: str = "exact", country: str | None = "auto", sheet=0,
+               spec: table_specs.FileSpec | None = None):
     columns = [str(c) for c in table.columns]
     table.columns = columns
+    spec = spec or table_specs.FileSpec(file, variable)
+    table_specs.check_columns(spec, columns)  # the file's own FILE=ROLE:COLUMN, before anything is read
     table_rows.start(table, file, ledger)
     if mapping.get("name") and not mapping.get("unit"):
         registry = mapping.get("country") or (country if country and country.lower() not in ("auto", "none")
@@ -128,6 +141,8 @@ def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variabl
     if variable and given_year and given_year not in columns:
         given_year = None  # a wide FILE=variable table has its years in the column names
     year_col = _find(columns, "year", given_year, file)
+    if variable and year_col is not None:  # a long table said to hold `variable`: which of its columns
+        table, columns, mapping = _long_variable(table, columns, mapping, spec, unit_col, year_col, file)
     rows = _file_rows(table)
     counts = {_find(columns, role, mapping.get(role), file) for role in COUNT_COLUMNS}
     table, percent = _without_percent_signs(table, {unit_col, year_col, *counts} - {None})
@@ -136,20 +151,27 @@ def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variabl
         year_cols = [c for c in columns if c != unit_col and YEAR_COLUMN.match(c)]
         if len(year_cols) < 1:
             raise InputError(MSG("no_year"), file=file, hint=MSG("no_year_hint"))
+        table_specs.check_wide(spec, year_cols)
         if not variable:
             raise InputError(MSG("need_var", years=", ".join(year_cols[:5])), file=file)
         return _wide(table, unit_col, year_cols, variable, file)
     out = pd.DataFrame({"unit": table[unit_col].astype("string").str.strip(), "year": table[year_col]})
     used = {unit_col, year_col}
+    read_from = {"unit": unit_col, "year": year_col}
     problems = table_rows.Problems(file)  # every bad cell of the file in one error, not the first one only
     for role in COUNT_COLUMNS:
         col = _find(columns, role, mapping.get(role), file)
         if col is not None:
             out[role] = problems.check(_check_counts, table[col], col, rows, file)
             used.add(col)
+            read_from[role] = col
     others = [c for c in columns if c not in used]
     if keep is not None:
         others = [c for c in others if c in keep]
+    for col in others:  # kept as a covariate, it would silently replace the column read for that role
+        if col in read_from:
+            raise InputError(MSG("clash", col=col, other=read_from[col]), file=file, column=col,
+                             hint=MSG("clash_hint", col=col, role=table_specs.shown(col), file=file))
     text_columns = []
     for col in others:
         series = table[col]
@@ -166,6 +188,25 @@ def _canonical(table: pd.DataFrame, mapping: dict, file: str, keep=None, variabl
     if text_columns:  # names, notes: kept out of the covariates, and said so (printed, in the ledger)
         result.attrs["notes"].append(MSG("set_aside_note", file=file, cols=", ".join(text_columns)))
     return result
+
+
+def _long_variable(table, columns, mapping, spec, unit_col, year_col, file):
+    """``FILE=births`` on a long table: the births are its column given for them (``FILE=births:COLUMN``,
+    ``--births-col``), else the one of a known spelling, else its one column that is not a key or another
+    count (:func:`brecha.ingest.table_specs.column_holding`). A covariate (``FILE=poverty``) takes the
+    variable's name. Returns the table, its columns and the mapping."""
+    variable = spec.variable
+    col = _find(columns, variable, mapping.get(variable), file)
+    if col is None:
+        taken = {unit_col, year_col} | {_find(columns, role, mapping.get(role), file) for role in COUNT_COLUMNS
+                                        if role != variable}
+        col = table_specs.column_holding(spec, columns, taken - {None}, year_col)
+    if variable in COUNT_COLUMNS:
+        return table, columns, {**mapping, variable: col}
+    if col != variable:
+        table = table.rename(columns={col: variable})
+        columns = [variable if c == col else c for c in columns]
+    return table, columns, mapping
 
 
 # every cell of a percent column: a number followed by '%' ("12,5%", "7.25 %", "1.234,5%")
@@ -331,7 +372,9 @@ class TableIngest:
 
 def ingest_tables(specs, mapping: dict | None = None, *, country: str | None = "auto", sheet=0,
                   match: str = "exact") -> TableIngest:
-    """Panel and record ledger from files given as ``path`` or ``path=variable`` (the latter for wide tables).
+    """Panel and record ledger from files given as ``path``, ``path=variable`` (what a wide table holds, or
+    the one count column of a long table) or ``path=ROLE:COLUMN,...`` (this file's own columns, over
+    ``mapping``; :mod:`brecha.ingest.table_specs`).
 
     The ledger has, per file, the rows read, the rows used and the rows excluded with their reason (blank,
     total/aggregate, unknown to the source); the counts add up (checked). ``match="approximate"`` accepts
@@ -343,16 +386,11 @@ def ingest_tables(specs, mapping: dict | None = None, *, country: str | None = "
     table_rows.check_match_mode(match)
     ledger = Ledger()
     tables = []
-    for spec in specs:
-        path, _, variable = str(spec).partition("=")
-        if variable:
-            role = {"neonatal": "deaths_neonatal", "postneonatal": "deaths_postneonatal"}.get(variable, variable)
-            table = read_table(path, sheet=sheet,
-                               dtype=str if Path(path).suffix.lower() in (".csv", ".xlsx") else None)
-            tables.append(_canonical(table, dict(mapping or {}), path, variable=role, ledger=ledger, match=match,
-                                     country=country, sheet=sheet))
-        else:
-            tables.append(read_long(path, mapping, sheet=sheet, ledger=ledger, match=match, country=country))
+    for spec in table_specs.parse_all(specs):  # every spec checked before any file is read
+        table = read_table(spec.path, sheet=sheet,
+                           dtype=str if Path(spec.path).suffix.lower() in (".csv", ".xlsx") else None)
+        tables.append(_canonical(table, spec.mapping(mapping), spec.path, variable=spec.variable, ledger=ledger,
+                                 match=match, country=country, sheet=sheet, spec=spec))
     ledger.check()
     notes = [note for table in tables for note in table.attrs.get("notes", [])]
     ledger.notes.extend(notes)  # printed with the ledger and saved in OUT.ledger.json

@@ -47,14 +47,14 @@ MSG = Catalog({
                              "version is the Mundlak auxiliary regression"),
     "dk_counts": ("modelos de conteo: Driscoll-Kraay no disponible, se usan errores agrupados por unidad",
                   "count models: Driscoll-Kraay not available, clustered-by-unit errors used"),
-    "fe_dropped": ("la Poisson de efectos fijos descarta {n} unidades sin ninguna defunción ({units}): no "
-                   "aportan información a un modelo con efectos de unidad",
-                   "fixed-effects Poisson drops {n} units with no death at all ({units}): they carry no "
-                   "information in a model with unit effects"),
-    "nb_fe_dropped": ("la binomial negativa de efectos fijos descarta {n} unidades sin ninguna defunción ({units}): "
-                      "no aportan información a un modelo con efectos de unidad",
-                      "fixed-effects negative binomial drops {n} units with no death at all ({units}): they "
-                      "carry no information in a model with unit effects"),
+    "fe_dropped": ("la Poisson de efectos fijos descarta {n} {n:unidad|unidades} sin ninguna defunción ({units}): no "
+                   "{n:aporta|aportan} información a un modelo con efectos de unidad",
+                   "fixed-effects Poisson drops {n} {n:unit|units} with no death at all ({units}): {n:it carries|they "
+                   "carry} no information in a model with unit effects"),
+    "nb_fe_dropped": ("la binomial negativa de efectos fijos descarta {n} {n:unidad|unidades} sin ninguna defunción "
+                      "({units}): no {n:aporta|aportan} información a un modelo con efectos de unidad",
+                      "fixed-effects negative binomial drops {n} {n:unit|units} with no death at all ({units}): "
+                      "{n:it carries|they carry} no information in a model with unit effects"),
     "nothing_estimated": ("ningún modelo pedido se pudo estimar: {reasons}", "none of the models asked could be "
                           "estimated: {reasons}"),
     "nothing_estimated_hint": ("use re o cre (Mundlak), que estiman covariables constantes en el tiempo, o pooled; o "

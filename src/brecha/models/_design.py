@@ -28,21 +28,29 @@ MSG = Catalog({
     "bad_weights": ("weights debe ser None o 'births', no {weights!r}",
                     "weights must be None or 'births', not {weights!r}"),
     "missing_column": ("la tabla no tiene la columna '{column}'", "the table has no column '{column}'"),
-    "too_few": ("quedan {n} filas utilizables con {k} términos: no se puede estimar",
-                "only {n} usable rows are left for {k} terms: cannot estimate"),
+    "too_few": ("{n:queda|quedan} {n} {n:fila utilizable|filas utilizables} con {k} términos: no se puede estimar",
+                "only {n} usable {n:row is|rows are} left for {k} terms: cannot estimate"),
     "too_few_hint": ("amplíe los años o las unidades, o use menos covariables",
                      "widen the years or units, or use fewer covariates"),
     "collinear": ("las covariables ({names}) son colineales: una es combinación de las otras o constante",
                   "the covariates ({names}) are collinear: one is a combination of the others, or constant"),
     "collinear_hint": ("quite una de ellas", "drop one of them"),
-    "excluded_births": ("{n} unidad-años excluidos por nacimientos cero o faltantes (la tasa no está definida)",
-                        "{n} unit-years excluded for zero or missing births (the rate is undefined)"),
-    "excluded_deaths": ("{n} unidad-años excluidos por defunciones faltantes",
-                        "{n} unit-years excluded for missing deaths"),
-    "excluded_covariates": ("{n} unidad-años excluidos por covariables faltantes ({detail})",
-                            "{n} unit-years excluded for missing covariates ({detail})"),
-    "rows_used": ("{n} unidad-años de {units} unidades, años {years}",
-                  "{n} unit-years of {units} units, years {years}"),
+    "constant": ("{count:la covariable|las covariables} {values} no {count:cambia|cambian} en ninguna de las {rows} "
+                 "filas usadas: {count:su efecto no se distingue|sus efectos no se distinguen} de la constante del "
+                 "modelo",
+                 "{count:covariate|covariates} {values} {count:has|have} the same value in all {rows} rows used: "
+                 "{count:its effect cannot be told|their effects cannot be told} apart from the model's intercept"),
+    "constant_hint": ("quite {count:esa covariable|esas covariables} de --covariates, o use otras unidades o años",
+                      "leave {count:it|them} out of --covariates, or use other units or years"),
+    "excluded_births": ("{n} {n:unidad-año excluido|unidad-años excluidos} por nacimientos cero o faltantes (la tasa "
+                        "no está definida)",
+                        "{n} {n:unit-year|unit-years} excluded for zero or missing births (the rate is undefined)"),
+    "excluded_deaths": ("{n} {n:unidad-año excluido|unidad-años excluidos} por defunciones faltantes",
+                        "{n} {n:unit-year|unit-years} excluded for missing deaths"),
+    "excluded_covariates": ("{n} {n:unidad-año excluido|unidad-años excluidos} por covariables faltantes ({detail})",
+                            "{n} {n:unit-year|unit-years} excluded for missing covariates ({detail})"),
+    "rows_used": ("{n} {n:unidad-año|unidad-años} de {units} {units:unidad|unidades}, años {years}",
+                  "{n} {n:unit-year|unit-years} of {units} {units:unit|units}, years {years}"),
     "time_invariant": ("covariables sin variación dentro de las unidades (constantes en el tiempo): {names}; "
                        "desaparecen en efectos fijos y primeras diferencias; use re o cre (Mundlak) para "
                        "estimarlas",
@@ -73,6 +81,10 @@ class Design:
     weights: str | None = None     # column of weights in frame
     counts: tuple[str, str] | None = None   # (deaths, births) columns for count models
     notes: list[str] = field(default_factory=list)
+    # units of the table before rows were excluded, and why they were (identification.py names them when the
+    # exclusions leave one unit: a region whose other communes lack a covariate is not "a panel of one unit")
+    units_read: int = 0
+    excluded: list[str] = field(default_factory=list)
     _arrays: object = field(default=None, init=False, repr=False, compare=False)
 
     def arrays(self):
@@ -173,21 +185,31 @@ def design_from_frame(frame: pd.DataFrame, outcome: str, covariates, *, unit: st
     for c in [outcome, *covariates] + ([weights] if weights else []):
         d[c] = pd.to_numeric(d[c], errors="coerce").astype(float)
     notes = []
+    units_read = int(d["unit"].nunique())
     missing = d[covariates + [outcome]].isna().any(axis=1)
     if missing.any():
         detail = ", ".join(f"{c}: {int(d[c].isna().sum())}" for c in covariates + [outcome] if d[c].isna().any())
         notes.append(MSG("excluded_covariates", lang, n=int(missing.sum()), detail=detail))
         d = d[~missing]
-    return _finish(d, outcome, covariates, weights, None, notes, lang)
+    return _finish(d, outcome, covariates, weights, None, notes, lang, units_read=units_read, excluded=list(notes))
 
 
-def _finish(d, outcome, covariates, weights, counts, notes, lang=None) -> Design:
+def _finish(d, outcome, covariates, weights, counts, notes, lang=None, units_read=0, excluded=()) -> Design:
     d = d.sort_values(["unit", "year"]).reset_index(drop=True)
     k = len(covariates) + 1
     if len(d) <= k:
-        raise InputError(MSG("too_few", lang, n=len(d), k=k), hint=MSG("too_few_hint", lang))
+        why = "; ".join(str(note) for note in excluded)  # e.g. a covariate without a value in any row asked
+        raise InputError(MSG("too_few", lang, n=len(d), k=k) + (f" ({why})" if why else ""),
+                         hint=MSG("too_few_hint", lang))
     X = np.column_stack([np.ones(len(d)), d[covariates].to_numpy(float)])
     if np.linalg.matrix_rank(X) < X.shape[1]:
+        # a covariate with one value in every row (common in one region: a source that gives the whole
+        # region one figure) is named, with its value, rather than called "collinear"
+        constant = [c for c, column in zip(covariates, X[:, 1:].T) if column.min() == column.max()]
+        if constant:
+            values = ", ".join(f"{c} ({d[c].iloc[0]:g})" for c in constant)
+            raise InputError(MSG("constant", lang, count=len(constant), values=values, rows=len(d)),
+                             hint=MSG("constant_hint", lang, count=len(constant)), argument="covariates")
         raise InputError(MSG("collinear", lang, names=", ".join(covariates)), hint=MSG("collinear_hint", lang))
     varying = varying_units(d, covariates)
     tv = [c for c in covariates if varying[c]]
@@ -200,7 +222,8 @@ def _finish(d, outcome, covariates, weights, counts, notes, lang=None) -> Design
     for c in tv:
         if varying[c] < min(n_units, max(FEW_VARYING_UNITS, FEW_VARYING_SHARE * n_units)):
             notes.append(MSG("few_varying", lang, name=c, k=varying[c], n=n_units))
-    return Design(d, outcome, covariates, tv, ti, weights, counts, notes)
+    return Design(d, outcome, covariates, tv, ti, weights, counts, notes, units_read=units_read or n_units,
+                  excluded=list(excluded))
 
 
 def design_from_panel(panel, outcome: str = "infant", covariates=(), years=None,
@@ -242,6 +265,7 @@ def design_from_panel(panel, outcome: str = "infant", covariates=(), years=None,
     for c in covariates:
         d[c] = pd.to_numeric(data[c], errors="coerce").astype(float).to_numpy()
     notes = [MSG("outcome_rate", lang, outcome=outcome_label(name, lang))]
+    units_read = len(np.unique(d["unit"].to_numpy()))
     bad_births = ~(d["births"] > 0)
     if bad_births.any():
         notes.append(MSG("excluded_births", lang, n=int(bad_births.sum())))
@@ -262,4 +286,5 @@ def design_from_panel(panel, outcome: str = "infant", covariates=(), years=None,
             raise InputError(MSG("bad_weights", lang, weights=weights))
         d["weight"] = d["births"]
         w = "weight"
-    return _finish(d, "rate", covariates, w, ("deaths", "births"), notes, lang)
+    return _finish(d, "rate", covariates, w, ("deaths", "births"), notes, lang, units_read=units_read,
+                   excluded=notes[1:])

@@ -44,26 +44,29 @@ MSG = Catalog({
                           "menos dos años por unidad; no se estiman: {models}",
                           "each unit has one year only (years {years}): fixed and random effects need at least "
                           "two years per unit; not estimated: {models}"),
-    "few_years": ("solo {k} de {n} unidades tienen más de un año: {rows} unidad-años no alcanzan para la regresión "
-                  "dentro de las unidades con {p} covariables que varían en el tiempo; no se estiman: {models}",
-                  "only {k} of {n} units have more than one year: {rows} unit-years are too few for the "
-                  "within-unit regression with {p} time-varying covariates; not estimated: {models}"),
+    "few_years": ("solo {k} de {n} {n:unidad|unidades} {k:tiene|tienen} más de un año: {rows} "
+                  "{rows:unidad-año no alcanza|unidad-años no alcanzan} para la regresión dentro de las unidades con "
+                  "{p} {p:covariable que varía|covariables que varían} en el tiempo; no se estiman: {models}",
+                  "only {k} of {n} {n:unit|units} {k:has|have} more than one year: {rows} "
+                  "{rows:unit-year is|unit-years are} too few for the within-unit regression with {p} time-varying "
+                  "{p:covariate|covariates}; not estimated: {models}"),
     "more_years_hint": ("use --models {models}, o un panel con más años",
                         "use --models {models}, or a panel with more years"),
-    "one_unit": ("el panel tiene una sola unidad ({unit}): los modelos con efectos de unidad o que comparan "
+    "one_unit": ("el panel tiene una sola unidad ({unit}){left}: los modelos con efectos de unidad o que comparan "
                  "unidades necesitan al menos dos unidades; no se estiman: {models}",
-                 "the panel has one unit ({unit}): models with unit effects or that compare units need at least "
-                 "two units; not estimated: {models}"),
+                 "the panel has one unit ({unit}){left}: models with unit effects or that compare units need at "
+                 "least two units; not estimated: {models}"),
     "more_units_hint": ("use --models {models}{se}, o un panel con más unidades",
                         "use --models {models}{se}, or a panel with more units"),
-    "one_unit_years": ("el panel tiene una sola unidad ({unit}): con una fila por año, los efectos de año absorben "
-                       "toda la variación y no queda nada que estimar",
-                       "the panel has one unit ({unit}): with one row per year, year effects absorb all the "
+    "one_unit_years": ("el panel tiene una sola unidad ({unit}){left}: con una fila por año, los efectos de año "
+                       "absorben toda la variación y no queda nada que estimar",
+                       "the panel has one unit ({unit}){left}: with one row per year, year effects absorb all the "
                        "variation and nothing is left to estimate"),
     "one_unit_years_hint": ("quite --time-effects", "leave out --time-effects"),
-    "one_cluster": ("el panel tiene una sola unidad ({unit}): los errores estándar agrupados por unidad necesitan "
-                    "al menos dos unidades",
-                    "the panel has one unit ({unit}): standard errors clustered by unit need at least two units"),
+    "one_cluster": ("el panel tiene una sola unidad ({unit}){left}: los errores estándar agrupados por unidad "
+                    "necesitan al menos dos unidades",
+                    "the panel has one unit ({unit}){left}: standard errors clustered by unit need at least two "
+                    "units"),
     "one_cluster_hint": ("use --se robust o unadjusted (o driscoll-kraay en los modelos lineales)",
                          "use --se robust or unadjusted (or driscoll-kraay for linear models)"),
     "no_deaths": ("no hay defunciones en el panel (ni en las unidades y años que se usan): un modelo de conteo no "
@@ -87,7 +90,17 @@ MSG = Catalog({
                              "with deaths (units with none carry no information: {none}); not estimated: {models}"),
     "deaths_hint": ("use --models {models}, o un panel con más unidades o años",
                     "use --models {models}, or a panel with more units or years"),
-    "why_one_unit": ("el panel tiene una sola unidad ({unit})", "the panel has one unit ({unit})"),
+    "why_one_unit": ("el panel tiene una sola unidad ({unit}){left}", "the panel has one unit ({unit}){left}"),
+    "few_units": ("solo {n} unidades{left}: los efectos aleatorios estiman la varianza entre unidades con la "
+                  "regresión de las medias de las unidades, que necesita más unidades que términos ({k}); no se "
+                  "estiman: {models}",
+                  "only {n} units{left}: random effects estimate the variance between units from the regression "
+                  "of the units' means, which needs more units than terms ({k}); not estimated: {models}"),
+    "why_few_units": ("solo {n} unidades{left}: las pruebas de Hausman y de Mundlak necesitan más unidades que "
+                      "términos ({k})",
+                      "only {n} units{left}: the Hausman and Mundlak tests need more units than terms ({k})"),
+    "units_left": (" con filas utilizables (de {n} unidades leídas: {why})",
+                   " with usable rows (of {n} units read: {why})"),
     "why_one_year": ("el panel tiene un solo año ({year})", "the panel has one year ({year})"),
     "why_few_years": ("muy pocos años por unidad para la regresión dentro de las unidades",
                       "too few years per unit for the within-unit regression"),
@@ -105,6 +118,14 @@ def no_death_units(design: Design, lang) -> str:
     """The units of the design with no death in any of their years (named in the notes, never dropped quietly)."""
     deaths = design.frame.groupby("unit", sort=True)[design.counts[0]].sum()
     return _listed(deaths.index[~(deaths > 0)], lang)
+
+
+def _left(design: Design, n: int, lang) -> str:
+    """'' or, when exclusions left fewer units than were read (a region whose other communes lack births or a
+    covariate), how many there were and why rows were excluded."""
+    if design.units_read > n and design.excluded:
+        return MSG("units_left", lang, n=design.units_read, why="; ".join(design.excluded))
+    return ""
 
 
 def check_panel(design: Design, wanted, se: str, time_effects: bool, lang) -> str:
@@ -177,15 +198,25 @@ def check_panel(design: Design, wanted, se: str, time_effects: bool, lang) -> st
         clustered = se == "clustered" or (se == "driscoll-kraay" and any(m in COUNT_MODELS for m in wanted))
         blocked = [m for m in wanted if m in NEEDS_UNITS]
         if blocked:
-            raise InputError(MSG("one_unit", lang, unit=labels[0], models=", ".join(blocked)),
+            raise InputError(MSG("one_unit", lang, unit=labels[0], left=_left(design, n, lang),
+                                 models=", ".join(blocked)),
                              hint=MSG("more_units_hint", lang, models=others(blocked),
                                       se=" --se robust" if clustered else ""), argument="models")
         if clustered:
-            raise InputError(MSG("one_cluster", lang, unit=labels[0]), hint=MSG("one_cluster_hint", lang),
-                             argument="se")
+            raise InputError(MSG("one_cluster", lang, unit=labels[0], left=_left(design, n, lang)),
+                             hint=MSG("one_cluster_hint", lang), argument="se")
         if time_effects:
-            raise InputError(MSG("one_unit_years", lang, unit=labels[0]), hint=MSG("one_unit_years_hint", lang),
-                             argument="time_effects")
+            raise InputError(MSG("one_unit_years", lang, unit=labels[0], left=_left(design, n, lang)),
+                             hint=MSG("one_unit_years_hint", lang), argument="time_effects")
+    # few units: the between regression of Swamy-Arora (re; cre adds the units' means of the time-varying
+    # covariates) has no residual degree of freedom with as many units as terms (Baltagi 2021, §2.3)
+    terms = len(design.covariates) + 1
+    if 2 <= n <= terms:
+        blocked = [m for m in wanted if m == "re" or (m == "cre" and n <= len(design.time_varying) + terms)]
+        if blocked:
+            raise InputError(MSG("few_units", lang, n=n, k=terms, left=_left(design, n, lang),
+                                 models=", ".join(blocked)),
+                             hint=MSG("more_units_hint", lang, models=others(blocked), se=""), argument="models")
     counted = [m for m in wanted if m in COUNT_MODELS]
     if counted:
         deaths = frame[design.counts[0]].to_numpy(float)
@@ -197,7 +228,9 @@ def check_panel(design: Design, wanted, se: str, time_effects: bool, lang) -> st
                                  none=_listed(named(~(per_unit > 0)), lang), models=", ".join(blocked)),
                              hint=MSG("deaths_hint", lang, models=",".join(ok)), argument="models")
     if n < 2:
-        return MSG("why_one_unit", lang, unit=labels[0])
+        return MSG("why_one_unit", lang, unit=labels[0], left=_left(design, n, lang))
+    if n <= terms:
+        return MSG("why_few_units", lang, n=n, k=terms, left=_left(design, n, lang))
     if t_i.max() < 2 and len(years) == 1:
         return MSG("why_one_year", lang, year=int(years[0]))
     if t_i.max() < 2 or (df_two if time_effects else df_one) <= 0:

@@ -43,8 +43,10 @@ MSG = Catalog({
     "dk_years": ("Driscoll-Kraay necesita más años que su ancho de banda ({bw}); hay {years}",
                  "Driscoll-Kraay needs more years than its bandwidth ({bw}); there are {years}"),
     "dk_years_hint": ("use más años o --se clustered", "use more years or --se clustered"),
-    "no_df": ("el modelo no deja grados de libertad residuales ({nobs} filas, {k} términos, {d} efectos)",
-              "the model leaves no residual degrees of freedom ({nobs} rows, {k} terms, {d} effects)"),
+    "no_df": ("el modelo no deja grados de libertad residuales ({nobs} {nobs:fila|filas}, {k} {k:término|términos}, "
+              "{d} {d:efecto|efectos})",
+              "the model leaves no residual degrees of freedom ({nobs} {nobs:row|rows}, {k} {k:term|terms}, {d} "
+              "{d:effect|effects})"),
     "no_df_hint": ("amplíe los años o las unidades, o use menos covariables",
                    "widen the years or units, or use fewer covariates"),
 })

@@ -26,8 +26,8 @@ MSG = Catalog({
     "bad_system": ("system debe ser 'auto' o uno de {systems}, no {value!r}",
                    "system must be 'auto' or one of {systems}, not {value!r}"),
     "bad_split": ("split debe ser 'keep' o 'merge', no {value!r}", "split must be 'keep' or 'merge', not {value!r}"),
-    "bad_years": ("year debe ser un valor o uno por código ({n} códigos, {m} años)",
-                  "year must be one value or one per code ({n} codes, {m} years)"),
+    "bad_years": ("year debe ser un valor o uno por código ({n} {n:código|códigos}, {m} {m:año|años})",
+                  "year must be one value or one per code ({n} {n:code|codes}, {m} {m:year|years})"),
 })
 
 SYSTEMS = ("pre_1999", "2000_2008", "2008_2010", "2010_2018", "2018")

@@ -157,7 +157,7 @@ def write_report(report: Report, out: Path) -> dict:
     (:func:`brecha.report.folder.report_folder`): an earlier report stays whole until then, and only files
     brecha wrote (listed in ``out/.brecha-manifest.json``) are ever replaced or removed."""
     from . import excel, html
-    from .csv_tables import write_csv
+    from ..csv_text import write_csv
     from .dashboard import FILENAME, render_dashboard  # the same tables, explorable offline (issue 16)
     from .folder import report_folder
 

@@ -41,7 +41,8 @@ def load_study_panel(study, report=None):
         from ..ingest.ledger import Ledger
         from ..panel import read_panel
 
-        panel = read_panel(data["panel"])
+        # with a report, its warnings about rows are listed for the rows the study keeps (_note_exclusions)
+        panel = read_panel(data["panel"]) if report is None else _read_for_report(read_panel, data["panel"])
         ledger = Ledger.beside(data["panel"])  # saved there by `brecha ingest deis`, if that made the file
     else:
         ingest = _function("ingest.deis", "ingest_deis", lang)
@@ -113,6 +114,16 @@ def load_study_panel(study, report=None):
     if report is not None:
         _note_exclusions(panel, report)
     return panel
+
+
+def _read_for_report(read_panel, path):
+    """A panel file read for a report. Its warnings about rows (0 births...) are not said here: the report
+    lists the warnings of the panel it analyses (``panel.warnings``, :func:`_note_exclusions`), which a study's
+    years and units count for the rows they keep (:mod:`brecha.panel_warnings`); said here they would add the
+    whole file's. Its other warnings are said as they come."""
+    from ..panel_warnings import read_for_rows
+
+    return read_for_rows(lambda: read_panel(path))
 
 
 def _span_text(years) -> str:

@@ -28,8 +28,8 @@ LABELS = Catalog({
                 "rejected (p {p_par}, {y0}-{y1}): no evidence that the gap is changing. AAPC {aapc_a} % and "
                 "{aapc_b} %; identical trends? p {p_coin}."),
     "gt_detail": ("paralelismo p {p}", "parallelism p {p}"),
-    "gt_method": ("{n} permutaciones (semilla {seed}); joinpoints por {selection}: {k_a} y {k_b}.",
-                  "{n} permutations (seed {seed}); joinpoints by {selection}: {k_a} and {k_b}."),
+    "gt_method": ("{n} {n:permutación|permutaciones} (semilla {seed}); joinpoints por {selection}: {k_a} y {k_b}.",
+                  "{n} {n:permutation|permutations} (seed {seed}); joinpoints by {selection}: {k_a} and {k_b}."),
     "t_gap_test": ("¿Se cierra la brecha? Pruebas de paralelismo y coincidencia", "Is the gap closing? Tests of "
                    "parallelism and coincidence"),
     "t_aapc": ("AAPC por {unit} (joinpoint)", "AAPC per {unit} (joinpoint)"),

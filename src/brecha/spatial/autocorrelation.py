@@ -47,8 +47,10 @@ MSG = Catalog({
                  "({detail}); columna cluster del archivo local",
                  "spatial analysis {period}: {count} unit(s) without a local statistic and not in Moran's I "
                  "({detail}); see the cluster column of the local file"),
-    "too_few": ("análisis espacial {period}: quedan {count} unidades con tasa y vecinos; se necesitan al menos 3",
-                "spatial analysis {period}: {count} units have a rate and neighbours; at least 3 are needed"),
+    "too_few": ("análisis espacial {period}: {count:queda|quedan} {count} {count:unidad|unidades} con tasa y vecinos; "
+                "se necesitan al menos 3",
+                "spatial analysis {period}: {count} {count:unit has|units have} a rate and neighbours; at least 3 are "
+                "needed"),
     "too_few_hint": ("agrupe años (--pool) o analice más unidades (sin --region)",
                      "pool years (--pool) or analyse more units (without --region)"),
     "too_few_hint_pooled": ("analice más unidades (sin --region, o un área mayor)",

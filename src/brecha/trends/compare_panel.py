@@ -37,14 +37,15 @@ MSG = Catalog({
     "bad_unit": ("la unidad '{value}' no está en los datos{level}", "the unit '{value}' is not in the data{level}"),
     "bad_unit_hint": ("use un código de unidad del panel (p. ej. {example}) o q1..q5 con --rank-by",
                       "use a unit code of the panel (e.g. {example}) or q1..q5 with --rank-by"),
-    "too_few": ("{a} y {b} tienen {n} años en común con datos; se necesitan al menos {need}",
-                "{a} and {b} have {n} years with data in common; at least {need} are needed"),
+    "too_few": ("{a} y {b} tienen {n} {n:año|años} en común con datos; se necesitan al menos {need}",
+                "{a} and {b} have {n} {n:year|years} with data in common; at least {need} are needed"),
     "dropped": ("años sin datos en alguna de las dos series, omitidos: {years}",
                 "years without data in either series, left out: {years}"),
     "fifths": ("quintos de nacimientos según {cov} (promedio {first}-{last}): q1 = valores más bajos; "
-               "{a}: {na} unidades, {b}: {nb} unidades; {missing} unidades sin {cov} quedan fuera",
-               "fifths of births by {cov} (mean {first}-{last}): q1 = lowest values; {a}: {na} units, "
-               "{b}: {nb} units; {missing} units without {cov} left out"),
+               "{a}: {na} {na:unidad|unidades}, {b}: {nb} {nb:unidad|unidades}; {missing} {missing:unidad|unidades} "
+               "sin {cov} {missing:queda|quedan} fuera",
+               "fifths of births by {cov} (mean {first}-{last}): q1 = lowest values; {a}: {na} {na:unit|units}, "
+               "{b}: {nb} {nb:unit|units}; {missing} {missing:unit|units} without {cov} left out"),
 })
 
 FIFTH = re.compile(r"^q([1-5])$", re.IGNORECASE)

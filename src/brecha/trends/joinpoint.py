@@ -63,7 +63,7 @@ MSG = Catalog({
                           "brecha.trends.trends does it with zero='add-half'"),
     "bad_shape": ("dimensiones incompatibles: años {x} y datos {y}", "incompatible shapes: years {x} and data {y}"),
     "not_finite": ("hay valores faltantes en los datos", "there are missing values in the data"),
-    "too_short": ("{n} años: se necesitan al menos 3", "{n} years: at least 3 are needed"),
+    "too_short": ("{n} {n:año|años}: se necesitan al menos 3", "{n} {n:year|years}: at least 3 are needed"),
     "unsorted": ("los años deben ser crecientes y distintos", "years must be increasing and distinct"),
     "bad_range": ("el periodo del AAPC {a:g}-{b:g} no está dentro de los datos ({first:g}-{last:g})",
                   "the AAPC period {a:g}-{b:g} is outside the data ({first:g}-{last:g})"),

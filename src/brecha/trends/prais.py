@@ -63,8 +63,10 @@ MSG = Catalog({
     "bad_shape": ("dimensiones incompatibles: y {y} y X {x}", "incompatible shapes: y {y} and X {x}"),
     "not_finite": ("hay valores no finitos (NaN o infinito) en {what}",
                    "there are non-finite values (NaN or infinite) in {what}"),
-    "too_short": ("la serie tiene {n} observaciones y el modelo {k} coeficientes: se necesitan al menos {need}",
-                  "the series has {n} observations and the model {k} coefficients: at least {need} are needed"),
+    "too_short": ("la serie tiene {n} {n:observación|observaciones} y el modelo {k} {k:coeficiente|coeficientes}: se "
+                  "necesitan al menos {need}",
+                  "the series has {n} {n:observation|observations} and the model {k} {k:coefficient|coefficients}: at "
+                  "least {need} are needed"),
     "no_fit_hint": ("quite variables o use más años", "drop variables or use more years"),
     "not_converged": ("Prais-Winsten: rho no convergió en {max_iter} iteraciones en {count} serie(s)",
                       "Prais-Winsten: rho did not converge in {max_iter} iterations in {count} series"),

@@ -1,4 +1,4 @@
-"""The report's CSV writer (brecha.report.csv_tables) writes the bytes of ``df.to_csv(path, index=False)``:
+"""The CSV writer of the report and of the command line (brecha.csv_text) writes the bytes of ``df.to_csv(path, index=False)``:
 on the report's own tables, on every kind of column it takes over, and on the tables it leaves to pandas."""
 from decimal import Decimal
 
@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from brecha.report.csv_tables import csv_text, write_csv
+from brecha.csv_text import csv_text, write_csv, write_piece
 
 
 def _same_file(df, tmp_path):
