@@ -22,13 +22,18 @@ def read_for_rows(read, args, also_units=()):
     return read_said_for_rows(read, lambda panel: rows_analysed(panel, args, also_units))
 
 
+def wanted_regions(args) -> list[str] | None:
+    """The codes (or names) of ``--region``, separated by commas; None without it."""
+    text = getattr(args, "region", None)
+    return [r.strip() for r in text.split(",") if r.strip()] if text else None
+
+
 def rows_analysed(panel, args, also_units=()):
     """The part of ``panel`` a command analyses: the --years of the units of --region, and of
     ``also_units`` (codes analysed besides them: a disparity's reference named outside the region). The
     panel itself when --years or --region cannot be applied: the command then says why."""
     years = getattr(args, "years", None)
-    text = getattr(args, "region", None)
-    wanted = [r.strip() for r in text.split(",") if r.strip()] if text else None
+    wanted = wanted_regions(args)
     kept = panel
     try:
         if wanted:

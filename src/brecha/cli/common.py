@@ -156,9 +156,10 @@ def add_region_argument(parser: argparse.ArgumentParser) -> None:
 
 def load_region_subset(args):
     """The panel of PANEL/--example, restricted to --region (codes separated by commas) when given."""
+    from .analysed_rows import wanted_regions
+
     panel = load_panel(args)
-    text = getattr(args, "region", None)
-    wanted = [r.strip() for r in text.split(",") if r.strip()] if text else None
+    wanted = wanted_regions(args)
     return panel.subset(region=wanted) if wanted else panel
 
 

@@ -56,8 +56,9 @@ def run(args) -> int:
         else:
             panel = load_panel(args)
         if args.years or args.region:  # summarise only those years / regions, as the analyses would use them
-            regions = [r.strip() for r in args.region.split(",") if r.strip()] if args.region else None
-            panel = panel.subset(years=args.years, region=regions)
+            from .analysed_rows import wanted_regions
+
+            panel = panel.subset(years=args.years, region=wanted_regions(args))
     years = panel.years
     print(MSG("header", source=panel.source or "-", units=len(panel.unit_codes),
               years=f"{years[0]}-{years[-1]}" if years else "-", rows=len(panel.data),

@@ -40,8 +40,10 @@ def add_common(p, pool_default=False) -> None:
 
 
 def regions(args) -> list[str] | None:
-    text = getattr(args, "region", None)
-    return [r.strip() for r in text.split(",") if r.strip()] if text else None
+    """The codes of --region (:func:`brecha.cli.analysed_rows.wanted_regions`)."""
+    from .analysed_rows import wanted_regions
+
+    return wanted_regions(args)
 
 
 def load_subset(args):

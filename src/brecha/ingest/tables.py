@@ -236,7 +236,7 @@ def _no_unit_hint(table: pd.DataFrame, file: str, sheet) -> str:
     """What to do when no column holds unit codes: name a column of names (--name-col) if there is one, the
     workbook's other sheets (--sheet) when the sheet read may be the wrong one, else --unit-col. A lone text
     column on one sheet of several is taken for notes, not names."""
-    sheets = _sheet_names(file)
+    sheets = list(table.attrs.get("sheets") or ())  # an .xlsx's sheets, as the reader found them (io.read_table)
     for col in table.columns:
         text = table[col].dropna().astype(str).str.strip()
         text = text[text != ""]
@@ -245,26 +245,10 @@ def _no_unit_hint(table: pd.DataFrame, file: str, sheet) -> str:
         if names and (len(sheets) <= 1 or len(table.columns) > 1):
             return MSG("names_hint", col=col, example=text.iloc[0])
     if len(sheets) > 1:
-        read = sheets[sheet] if isinstance(sheet, int) and sheet < len(sheets) else str(sheet)
+        read = table.attrs.get("sheet", str(sheet))
         other = next((n for n in sheets if n != read), sheets[0])
         return MSG("sheets_hint", n=len(sheets), names=", ".join(sheets), sheet=read, other=other)
     return MSG("no_col_hint", role="unit")
-
-
-def _sheet_names(file: str) -> list[str]:
-    """The sheet names of an Excel workbook ([] for other files or one that cannot be opened)."""
-    if Path(file).suffix.lower() not in (".xlsx", ".xlsm"):
-        return []
-    try:
-        from openpyxl import load_workbook
-
-        book = load_workbook(file, read_only=True)
-        try:
-            return list(book.sheetnames)
-        finally:
-            book.close()
-    except Exception:  # noqa: BLE001 - the hint is a courtesy; the reader reports a damaged file
-        return []
 
 
 def _codes_from_names(table: pd.DataFrame, name_col: str, country: str | None, file: str,
