@@ -73,9 +73,19 @@ def test_chilean_communes_have_libpysals_neighbours(kind):
     assert sum(len(v) for v in ours.values()) > 1500  # 345 communes, about 5 neighbours each
 
 
-def test_other_geometries_are_left_to_libpysal():
+def test_other_geometries_are_refused_naming_the_unit():
+    from brecha.errors import InputError
+    from brecha.spatial.neighbours import _contiguity
+
     point = {"type": "Point", "coordinates": [0, 0]}
     assert contiguity_neighbours([point], ["a"], "queen") is None
+    square = {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]]}
+    geo = {"features": [{"properties": {"unit": "a"}, "geometry": square},
+                        {"properties": {"unit": "b"}, "geometry": point}]}
+    with pytest.raises(InputError) as caught:
+        _contiguity(geo, ["a", "b"], "rook")
+    text = str(caught.value) + str(caught.value.hint)
+    assert "b" in text and "Point" in text and "knn" in text
 
 
 def test_neighbours_uses_it_and_keeps_the_weights():

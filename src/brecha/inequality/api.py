@@ -156,10 +156,12 @@ MSG = Catalog({
     "skip_ordered": ("requiere una dimensión ordenada (rank_by)", "needs an ordered dimension (rank_by)"),
     "skip_reference": ("requiere un subgrupo de referencia", "needs a reference subgroup"),
     "skip_many": ("requiere más de {k} {k:subgrupo|subgrupos}", "needs more than {k} {k:subgroup|subgroups}"),
-    "dropped": ("{period}: {n} unidad(es) sin nacimientos o sin datos quedan fuera",
-                "{period}: {n} unit(s) without births or without data are left out"),
-    "no_covariate": ("{period}: {n} unidad(es) sin valor de '{covariate}' quedan fuera del ordenamiento",
-                     "{period}: {n} unit(s) without a value of '{covariate}' are left out of the ranking"),
+    "dropped": ("{period}: {n} {n:unidad|unidades} sin nacimientos o sin datos {n:queda|quedan} fuera",
+                "{period}: {n} {n:unit|units} without births or without data {n:is|are} left out"),
+    "no_covariate": ("{period}: {n} {n:unidad|unidades} sin valor de '{covariate}' {n:queda|quedan} fuera del "
+                     "ordenamiento",
+                     "{period}: {n} {n:unit|units} without a value of '{covariate}' {n:is|are} left out of the "
+                     "ranking"),
     "unknown_covariate": ("la covariable '{covariate}' no está en el panel",
                           "covariate '{covariate}' is not in the panel"),
     "covariate_hint": ("covariables disponibles: {have}", "available covariates: {have}"),

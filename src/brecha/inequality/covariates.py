@@ -26,8 +26,9 @@ COMOVEMENT_COLUMNS = ["measure_a", "measure_b", "method", "estimate", "lower", "
 MSG = Catalog({
     "unknown": ("la columna '{column}' no está en el panel", "column '{column}' is not in the panel"),
     "have": ("columnas disponibles: {have}", "available columns: {have}"),
-    "missing": ("{period}: {n} unidad(es) sin valor de '{covariate}' (o sin peso) quedan fuera",
-                "{period}: {n} unit(s) without a value of '{covariate}' (or without a weight) are left out"),
+    "missing": ("{period}: {n} {n:unidad|unidades} sin valor de '{covariate}' (o sin peso) {n:queda|quedan} fuera",
+                "{period}: {n} {n:unit|units} without a value of '{covariate}' (or without a weight) {n:is|are} "
+                "left out"),
     "mean_label": ("Media", "Mean"),
     "exact": ("ninguno: los valores de la covariable se toman como exactos", "none: covariate values taken as exact"),
     "empty": ("'{covariate}' no tiene valores (o pesos) en: {periods}; esos períodos quedan fuera",

@@ -2,7 +2,7 @@
 
 Three of the report's analyses need only the Panel and the study, and take most of its analysis time: the
 decompositions of "Where is the gap?" (bootstrapped, about 1.3 s of CPU on the default Chilean report), the
-spatial analysis (Moran's I, LISA, BYM2, and the import of esda and libpysal: about 2.3 s) and the gap
+spatial analysis (Moran's I, LISA, BYM2: about 1.5 s; 3.5-4 s before it stopped importing esda and libpysal) and the gap
 against the reference (0.2 s for Chile, 1.3 s for Brazil's 5,570 municipalities). A step of
 :data:`brecha.report.sections.STEPS` that names the results it sets (``Step.ahead``) is started in a child
 (:meth:`brecha.report.forked.Children.start`) as soon as the Panel is loaded; when its turn comes, the

@@ -1,4 +1,7 @@
-"""Spatial autocorrelation of rates: global Moran's I, local Moran (LISA) and Getis-Ord Gi* (esda).
+"""Spatial autocorrelation of rates: global Moran's I, local Moran (LISA) and Getis-Ord Gi*.
+
+The statistics are computed by :mod:`brecha.spatial.moran` (esda's numbers, without importing esda; the
+names below are esda's classes that give the same values).
 
 Rates with different denominators have different variances, so Moran's I of raw rates mixes noise with
 pattern. The main measure, ``moran_rate``, is Moran's I of the Assunção-Reis (1999, Stat Med 18:2147-2162)
@@ -15,7 +18,7 @@ Local table (per unit and period):
     ``lisa``, ``lisa_p``  local Moran of the EB-standardised rates (Anselin 1995; esda ``Moran_Local_Rate``),
                           conditional-permutation pseudo p-value (seeded);
     ``lisa_q``            Benjamini-Hochberg (1995) q-value of ``lisa_p`` over the units of the period (scipy
-                          ``false_discovery_control``): the false discovery rate is controlled at the level α
+                          ``false_discovery_control``, :func:`brecha.spatial.moran.benjamini_hochberg`): the false discovery rate is controlled at the level α
                           (default 0.05) by calling a unit a cluster when ``lisa_q`` ≤ α;
     ``cluster``           ``high-high``, ``low-low``, ``high-low``, ``low-high`` (the unit's EB-standardised
                           rate, then its neighbours' mean) when ``lisa_q`` ≤ α, else ``not_significant``; units
@@ -32,8 +35,6 @@ Clusters describe where similar rates sit together; they do not explain why (and
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pandas as pd
 
@@ -43,10 +44,10 @@ from ..intervals import as_float
 from ..rates import attach_names, carry_notes, events_table
 
 MSG = Catalog({
-    "isolated": ("análisis espacial {period}: {count} unidad(es) sin estadístico local ni parte del I de Moran "
-                 "({detail}); columna cluster del archivo local",
-                 "spatial analysis {period}: {count} unit(s) without a local statistic and not in Moran's I "
-                 "({detail}); see the cluster column of the local file"),
+    "isolated": ("análisis espacial {period}: {count} {count:unidad|unidades} sin estadístico local ni parte del "
+                 "I de Moran ({detail}); columna cluster del archivo local",
+                 "spatial analysis {period}: {count} {count:unit|units} without a local statistic and not in "
+                 "Moran's I ({detail}); see the cluster column of the local file"),
     "too_few": ("análisis espacial {period}: {count:queda|quedan} {count} {count:unidad|unidades} con tasa y vecinos; "
                 "se necesitan al menos 3",
                 "spatial analysis {period}: {count} {count:unit has|units have} a rate and neighbours; at least 3 are "
@@ -81,29 +82,11 @@ def eb_rates(events, births):
     return m + c * (r - m)
 
 
-def _binary(w):
-    """A binary copy of the weights: esda's analytic Gi* variance, W_i(n − W_i)/(n − 1)/n²·s²/x̄², is Ord &
-    Getis's (1995) for binary weights; with row-standardised weights it would ignore Σ_j w_ij²."""
-    from libpysal.weights import W
-
-    return W({u: list(v) for u, v in w.neighbors.items()}, id_order=list(w.id_order), silence_warnings=True)
-
-
-def _seeded(seed, fn):
-    """Run ``fn`` with numpy's global generator seeded (esda's global Moran permutes with it), then restore."""
-    state = np.random.get_state()
-    np.random.seed(seed)
-    try:
-        return fn()
-    finally:
-        np.random.set_state(state)
-
-
 def _global_rows(moran, measure, permutations):
-    rows = [(measure, moran.I, moran.EI, moran.z_norm, moran.p_norm, "normality"),
-            (measure, moran.I, moran.EI, moran.z_rand, moran.p_rand, "randomisation")]
+    rows = [(measure, moran["I"], moran["EI"], moran["z_norm"], moran["p_norm"], "normality"),
+            (measure, moran["I"], moran["EI"], moran["z_rand"], moran["p_rand"], "randomisation")]
     if permutations:
-        rows.append((measure, moran.I, moran.EI, moran.z_sim, moran.p_sim, "permutation"))
+        rows.append((measure, moran["I"], moran["EI"], moran["z_sim"], moran["p_sim"], "permutation"))
     return rows
 
 
@@ -126,9 +109,7 @@ def spatial_autocorrelation(panel, outcome: str = "infant", years=None, pool: bo
     :data:`LOCAL_COLUMNS` (+ ``name``). Per period, only the units with births and at least one neighbour
     among them enter; the others are in the local table with their reason as ``cluster`` (and a warning).
     """
-    import esda
-    from scipy.stats import false_discovery_control
-
+    from .moran import assuncao_reis, benjamini_hochberg, getis_ord_star, global_moran, local_moran
     from .neighbours import Neighbours
     from .neighbours import neighbours as build
 
@@ -149,27 +130,21 @@ def spatial_autocorrelation(panel, outcome: str = "infant", years=None, pool: bo
         dd = as_float(part.loc[ids, "events"])
         nn = as_float(part.loc[ids, "births"])
         w = sub.w
-        w.transform = "r"
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            m_rate = _seeded(seed, lambda: esda.Moran_Rate(dd, nn, w, permutations=permutations))
-            m_raw = _seeded(seed, lambda: esda.Moran(dd / nn, w, permutations=permutations))
-            lisa = esda.Moran_Local_Rate(dd, nn, w, permutations=max(permutations, 99), seed=seed, n_jobs=1)
-            eb = eb_rates(dd, nn)
-            binary = _binary(w)
-            gi = esda.G_Local(eb, binary, transform="B", star=True, permutations=0, n_jobs=1)
+        standardised = assuncao_reis(dd, nn)
+        m_rate = global_moran(standardised, w, permutations, seed)
+        m_raw = global_moran(dd / nn, w, permutations, seed)
+        lisa = local_moran(standardised, w, max(permutations, 99), seed)
+        eb = eb_rates(dd, nn)
+        gi = getis_ord_star(eb, w)
         for row in _global_rows(m_rate, "moran_rate", permutations) + _global_rows(m_raw, "moran", permutations):
             glob.append(dict(zip(("measure", "estimate", "expected", "z", "p_value", "method"), row),
                              period=str(period), n_units=len(ids), neighbours=nb.kind))
-        q = false_discovery_control(np.asarray(lisa.p_sim, dtype=float))
-        cluster = np.where(q <= alpha, pd.Series(lisa.q).map(QUADRANTS).to_numpy(), "not_significant")
-        from scipy.stats import norm
-
-        gz = np.asarray(gi.Zs, dtype=float)
+        q = benjamini_hochberg(lisa["p_sim"])
+        cluster = np.where(q <= alpha, pd.Series(lisa["q"]).map(QUADRANTS).to_numpy(), "not_significant")
         card = w.cardinalities
         local.append(pd.DataFrame({
-            "unit": ids, "period": str(period), "lisa": lisa.Is, "lisa_p": lisa.p_sim, "lisa_q": q,
-            "cluster": cluster, "gi_star": gi.Gs, "gi_z": gz, "gi_p": 2 * norm.sf(np.abs(gz)),
+            "unit": ids, "period": str(period), "lisa": lisa["Is"], "lisa_p": lisa["p_sim"], "lisa_q": q,
+            "cluster": cluster, "gi_star": gi["Gs"], "gi_z": gi["Zs"], "gi_p": gi["p_norm"],
             "eb_rate": eb * 1000, "n_neighbours": [int(card[u]) for u in ids]}))
         out_units = [u for u in part.index if u not in set(ids)]
         reasons = {u: sub.isolated.get(u, "no_births") for u in out_units}

@@ -41,8 +41,10 @@ from ..rates import attach_names, carry_notes, events_table
 MSG = Catalog({
     "too_few": ("BYM2 {period}: hacen falta al menos 3 unidades con nacimientos; hay {count}",
                 "BYM2 {period}: at least 3 units with births are needed; there are {count}"),
-    "isolated": ("BYM2: {count} unidad(es) sin vecinos reciben solo el efecto no estructurado ({detail})",
-                 "BYM2: {count} unit(s) without neighbours get only the unstructured effect ({detail})"),
+    "isolated": ("BYM2: {count} {count:unidad|unidades} sin vecinos {count:recibe|reciben} solo el efecto no "
+                 "estructurado ({detail})",
+                 "BYM2: {count} {count:unit|units} without neighbours {count:gets|get} only the unstructured effect "
+                 "({detail})"),
     "not_converged": ("BYM2 {period}: la búsqueda de la moda de los hiperparámetros no convergió ({reason}); "
                       "revise los resultados", "BYM2 {period}: the search for the hyperparameters' mode did not "
                       "converge ({reason}); check the results"),

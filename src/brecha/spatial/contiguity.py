@@ -13,12 +13,12 @@ The rule is libpysal's (``libpysal.weights.Queen`` / ``Rook`` ``from_iterable``,
 
 libpysal does this with a Python dict of coordinate tuples after building a shapely geometry per unit: 0.35 s
 of CPU for Chile's 345 communes (88,000 points), a fifth of the report's spatial step. Here the points are
-sorted and compared as arrays (about 0.03 s). The neighbour sets are the same; the weights are still a
-libpysal ``W`` (tests/spatial/test_contiguity.py compares every unit's neighbours with libpysal's on the
-Chilean polygons, and on made-up polygons with holes, shared corners and shared edges).
+sorted and compared as arrays (about 0.03 s). The neighbour sets are the same, and they become
+:class:`brecha.spatial.links.Links` (tests/spatial/test_contiguity.py compares every unit's neighbours with
+libpysal's on the Chilean polygons, and on made-up polygons with holes, shared corners and shared edges).
 
-Geometries other than Polygon and MultiPolygon return None: :mod:`brecha.spatial.neighbours` then uses
-libpysal itself.
+Geometries other than Polygon and MultiPolygon return None: :mod:`brecha.spatial.neighbours` then refuses
+contiguity for them, naming the unit (points have no boundary to share; k nearest neighbours apply).
 """
 from __future__ import annotations
 

@@ -1,12 +1,16 @@
-"""Who neighbours whom: spatial weights from the embedded polygons or from the units' seats (libpysal).
+"""Who neighbours whom: spatial links from the embedded polygons or from the units' seats.
 
 Kinds (``--neighbours``)
-    ``queen``  units whose polygons share at least one boundary point (libpysal ``Queen``);
-    ``rook``   units whose polygons share a boundary segment (libpysal ``Rook``);
+    ``queen``  units whose polygons share at least one boundary point (libpysal's ``Queen`` rule, computed by
+               :mod:`brecha.spatial.contiguity`);
+    ``rook``   units whose polygons share a boundary segment (libpysal's ``Rook`` rule, the same module);
     ``knn:K``  each unit's K nearest units by great-circle distance between seats (``lat, lon`` of
-               ``panel.units``; libpysal ``KNN`` on the points' 3-D unit vectors, whose chord distance orders
-               pairs as the great-circle distance does). K-nearest links are not symmetric; BYM2 makes them
-               symmetric (i ~ j when either is among the other's K nearest).
+               ``panel.units``; the K nearest of the points' 3-D unit vectors by scipy's ``cKDTree``, as
+               libpysal's ``KNN`` finds them: chord distance orders pairs as the great-circle distance does).
+               K-nearest links are not symmetric; BYM2 makes them symmetric (i ~ j when either is among the
+               other's K nearest).
+The links are :class:`brecha.spatial.links.Links`; libpysal is not imported. Contiguity needs polygons: a
+registry whose geometry for a unit is anything else (a point, a line) is refused with the unit named.
 
 The rule for units without neighbours (never a silent drop; each is listed in the result's ``isolated``
 with its reason, and the commands report them):
@@ -23,13 +27,13 @@ such units keep their data and get only the unstructured effect (Freni-Sterranti
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import InputError
 from ..i18n import Catalog
+from .links import Links
 
 MSG = Catalog({
     "bad_kind": ("vecindad '{kind}' desconocida", "unknown neighbours '{kind}'"),
@@ -48,6 +52,11 @@ MSG = Catalog({
                           "códigos de un registro con polígonos (comunas de Chile)",
                           "add lat and lon columns per unit to the panel (seat, decimal degrees) or use the codes "
                           "of a registry with polygons (Chilean communes)"),
+    "not_polygons": ("la geometría de la unidad {unit} es {kind}, no un polígono: la vecindad {name} necesita "
+                     "polígonos", "the geometry of unit {unit} is a {kind}, not a polygon: {name} contiguity needs "
+                     "polygons"),
+    "not_polygons_hint": ("use --neighbours knn:K (K vecinos más cercanos por la ubicación de las cabeceras)",
+                          "use --neighbours knn:K (K nearest neighbours by the seats' locations)"),
     "few_seats": ("knn:{k} necesita al menos {need} unidades con ubicación; hay {have}",
                   "knn:{k} needs at least {need} units with a location; there are {have}"),
 })
@@ -57,7 +66,8 @@ REASONS = ("no_polygon", "no_seat", "island", "no_births")
 
 @dataclass
 class Neighbours:
-    """Spatial weights over ``units`` (binary, libpysal ``W``) and the units left without neighbours.
+    """Spatial links over ``units`` (:class:`~brecha.spatial.links.Links`; a libpysal ``W`` given here is read
+    as its links) and the units left without neighbours.
 
     ``w`` covers only the units that have at least one neighbour; ``isolated`` maps every other unit of the
     analysis to its reason (``no_polygon``, ``island``, ``no_births``); ``kind`` is ``queen``, ``rook`` or
@@ -67,6 +77,9 @@ class Neighbours:
     kind: str
     isolated: dict = field(default_factory=dict)
 
+    def __post_init__(self):
+        self.w = Links.of(self.w)  # a libpysal W given by the caller: its links
+
     @property
     def units(self) -> list[str]:
         return [str(u) for u in self.w.id_order]
@@ -74,21 +87,15 @@ class Neighbours:
     def restrict(self, keep) -> "Neighbours":
         """The weights among ``keep`` only; units dropped here become ``no_births``, units left without a
         neighbour by that become ``island``."""
-        from libpysal.weights import w_subset
-
         keep = set(map(str, keep))
         ids = [u for u in self.units if u in keep]
         isolated = dict(self.isolated)
         isolated.update({u: "no_births" for u in self.units if u not in keep})
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            w = w_subset(self.w, ids, silence_warnings=True)
+        w = self.w.subset(ids)
         islands = [str(u) for u in w.islands]
         if islands:
             isolated.update({u: "island" for u in islands})
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                w = w_subset(w, [u for u in ids if u not in set(islands)], silence_warnings=True)
+            w = w.subset([u for u in ids if u not in set(islands)])
         return Neighbours(w, self.kind, isolated)
 
     def components(self) -> np.ndarray:
@@ -100,11 +107,7 @@ class Neighbours:
 
     def adjacency(self):
         """Symmetric 0/1 adjacency (scipy.sparse CSR) in ``units`` order (i ~ j when either lists the other)."""
-        a = self.w.sparse.tocsr().astype(float)
-        a = ((a + a.T) > 0).astype(float)
-        a.setdiag(0)
-        a.eliminate_zeros()
-        return a.tocsr()
+        return self.w.symmetric()
 
 
 def parse_kind(kind: str) -> tuple[str, int]:
@@ -142,11 +145,9 @@ def neighbours(panel, kind: str = "queen") -> Neighbours:
 
 
 def _contiguity(geo: dict, units: list[str], name: str) -> Neighbours:
-    """libpysal's Queen/Rook weights of the units' polygons; the shared vertices found in numpy
-    (:mod:`brecha.spatial.contiguity`, the same neighbours 10x faster), libpysal's own builder for
-    geometries other than (multi)polygons."""
-    import libpysal
-
+    """Queen/rook links of the units' polygons: the shared vertices found in numpy
+    (:mod:`brecha.spatial.contiguity`, libpysal's rule); an InputError naming the first unit whose geometry
+    is not a (multi)polygon."""
     from .contiguity import contiguity_neighbours
 
     wanted = set(units)
@@ -157,17 +158,12 @@ def _contiguity(geo: dict, units: list[str], name: str) -> Neighbours:
             geometries[code] = feature["geometry"]
     ids = [u for u in units if u in geometries]
     isolated = {u: "no_polygon" for u in units if u not in geometries}
-    linked = contiguity_neighbours([geometries[u] for u in ids], ids, name) if ids else None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        if linked is not None:
-            w = libpysal.weights.W(linked, ids=ids, silence_warnings=True)
-        else:
-            import shapely.geometry
-
-            builder = libpysal.weights.Queen if name == "queen" else libpysal.weights.Rook
-            w = builder.from_iterable([shapely.geometry.shape(geometries[u]) for u in ids], ids=ids,
-                                      silence_warnings=True)
+    linked = contiguity_neighbours([geometries[u] for u in ids], ids, name) if ids else {}
+    if linked is None:
+        unit = next(u for u in ids if geometries[u].get("type") not in ("Polygon", "MultiPolygon"))
+        raise InputError(MSG("not_polygons", unit=unit, kind=geometries[unit].get("type"), name=name),
+                         hint=MSG("not_polygons_hint"), argument="neighbours")
+    w = Links(linked, ids)
     return Neighbours(w, name, isolated).restrict(ids) if ids else Neighbours(w, name, isolated)
 
 
@@ -183,7 +179,10 @@ def _seats(panel, units):
 
 
 def _knn(panel, units, k, country) -> Neighbours:
-    from libpysal.weights import KNN
+    """Each seat's k nearest other seats (scipy ``cKDTree`` on 3-D unit vectors), as libpysal's ``KNN``:
+    the k + 1 nearest are asked for and the unit itself is dropped, or the farthest when the unit is not
+    among them (duplicated seats)."""
+    from scipy.spatial import cKDTree
 
     seats, ok = _seats(panel, units)
     if not ok.any():
@@ -194,7 +193,9 @@ def _knn(panel, units, k, country) -> Neighbours:
     lat, lon = np.deg2rad(seats[ok, 0]), np.deg2rad(seats[ok, 1])
     xyz = np.column_stack([np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)])
     ids = [u for u, good in zip(units, ok) if good]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        w = KNN.from_array(xyz, k=k, ids=ids, silence_warnings=True)
+    _, found = cKDTree(xyz).query(xyz, k=k + 1)
+    others = found != np.arange(len(xyz))[:, None]
+    others[others.sum(axis=1) == k + 1, -1] = False
+    nearest = found[others].reshape(len(xyz), k)
+    w = Links({u: [ids[j] for j in row] for u, row in zip(ids, nearest.tolist())}, ids)
     return Neighbours(w, f"knn:{k}", {u: "no_seat" for u, good in zip(units, ok) if not good})

@@ -80,8 +80,10 @@ MSG = Catalog({
                      "estándar no es creíble; sin clase (use más años o agregue unidades)",
                      "rho reached {rho:+.0f}: the AR(1) error cannot be estimated from so few years and the "
                      "standard error is not credible; no class (use more years or aggregate units)"),
-    "too_few_warning": ("{count} unidad(es) con menos de {need} años utilizables quedan sin estimación",
-                        "{count} unit(s) with fewer than {need} usable years are left without estimates"),
+    "too_few_warning": ("{count} {count:unidad|unidades} con menos de {need} años utilizables "
+                        "{count:queda|quedan} sin estimación",
+                        "{count} {count:unit|units} with fewer than {need} usable years {count:is|are} left without "
+                        "estimates"),
     "bad_zero_share": ("la proporción máxima de años sin muertes debe estar entre 0 y 1 (se recibió {value})",
                        "the largest share of years without deaths must be between 0 and 1 (got {value})"),
     "bad_zero_share_hint": ("escríbala como proporción, p. ej. 0.5 (la mitad de los años)",

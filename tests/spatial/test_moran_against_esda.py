@@ -1,0 +1,212 @@
+"""brecha.spatial.moran and brecha.spatial.links give esda's and libpysal's numbers (issue 19: brecha no longer
+imports either at run time; they stay the independent reference here).
+
+Every statistic is compared on Chile's communes (queen links from the embedded polygons, the 2000-2015 pooled
+infant deaths and births) and on North Carolina's counties (libpysal's SIDS example with its GAL links),
+including the permutation p-values, which must be equal (the same draws from the same seed).
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+esda = pytest.importorskip("esda")
+libpysal = pytest.importorskip("libpysal")
+
+from brecha.spatial.links import Links  # noqa: E402
+from brecha.spatial.moran import (assuncao_reis, benjamini_hochberg, getis_ord_star, global_moran,  # noqa: E402
+                                  local_moran)
+
+pytestmark = pytest.mark.filterwarnings("ignore")
+
+
+def _w(links):
+    """The same links as a libpysal W (binary), in the same order (Links.to_libpysal, checked below)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return links.to_libpysal()
+
+
+def test_to_libpysal_and_back(chile):
+    _, _, links = chile
+    w = _w(links)
+    assert isinstance(w, libpysal.weights.W) and list(w.id_order) == links.id_order
+    assert Links.of(w).neighbors == links.neighbors
+    assert w.n == links.n and dict(w.cardinalities) == links.cardinalities
+
+
+@pytest.fixture(scope="module")
+def chile():
+    from brecha import datasets
+    from brecha.rates import events_table
+    from brecha.spatial.neighbours import neighbours
+
+    panel = datasets.chile()
+    nb = neighbours(panel, "queen")
+    ev, _, _ = events_table(panel, "infant", None, True)
+    ev = ev.set_index(ev["unit"].astype(str))
+    d = ev.loc[nb.units, "events"].to_numpy(float)
+    n = ev.loc[nb.units, "births"].to_numpy(float)
+    return d, n, nb.w
+
+
+@pytest.fixture(scope="module")
+def sids():
+    from libpysal import examples
+
+    w = libpysal.io.open(examples.get_path("sids2.gal")).read()
+    table = libpysal.io.open(examples.get_path("sids2.dbf"))
+    fips = [str(f) for f in table.by_col("FIPS")]
+    d = dict(zip(fips, table.by_col("SID79")))
+    n = dict(zip(fips, table.by_col("BIR79")))
+    links = Links.of(w)
+    return (np.array([d[u] for u in links.id_order], dtype=float),
+            np.array([n[u] for u in links.id_order], dtype=float), links)
+
+
+@pytest.fixture(params=["chile", "sids"])
+def data(request):
+    return request.getfixturevalue(request.param)
+
+
+def _seeded(seed, make):
+    state = np.random.get_state()
+    np.random.seed(seed)
+    try:
+        return make()
+    finally:
+        np.random.set_state(state)
+
+
+def test_assuncao_reis_is_esdas(data):
+    d, n, _ = data
+    from esda.smoothing import assuncao_rate
+
+    np.testing.assert_array_equal(assuncao_reis(d, n), assuncao_rate(d, n))  # to the last bit
+
+
+@pytest.mark.parametrize("rate", [True, False])
+def test_global_moran_is_esdas(data, rate):
+    d, n, links = data
+    ours = global_moran(assuncao_reis(d, n) if rate else d / n, links, permutations=999, seed=12345)
+    w = _w(links)
+    theirs = _seeded(12345, lambda: esda.Moran_Rate(d, n, w, permutations=999) if rate
+                     else esda.Moran(d / n, w, permutations=999))
+    for key in ("I", "EI", "z_norm", "p_norm", "z_rand", "p_rand", "z_sim"):
+        assert ours[key] == pytest.approx(getattr(theirs, key), rel=1e-10, abs=1e-14), key
+    assert ours["p_sim"] == theirs.p_sim  # the same 999 relabellings: the same count
+
+
+def test_local_moran_is_esdas(data):
+    d, n, links = data
+    ours = local_moran(assuncao_reis(d, n), links, permutations=999, seed=12345)
+    theirs = esda.Moran_Local_Rate(d, n, _w(links), permutations=999, seed=12345, n_jobs=1)
+    assert np.allclose(ours["Is"], theirs.Is, rtol=1e-12, atol=1e-15)
+    assert (ours["q"] == theirs.q).all()
+    assert (ours["p_sim"] == theirs.p_sim).all()  # conditional permutations: the same draws per unit
+    assert 0.001 <= ours["p_sim"].min() < 0.05 < ours["p_sim"].max() <= 0.5
+
+
+def test_local_moran_other_seed_other_p(chile):
+    d, n, links = chile
+    one = local_moran(assuncao_reis(d, n), links, permutations=199, seed=1)["p_sim"]
+    two = local_moran(assuncao_reis(d, n), links, permutations=199, seed=2)["p_sim"]
+    assert not np.array_equal(one, two)
+    assert np.array_equal(one, local_moran(assuncao_reis(d, n), links, permutations=199, seed=1)["p_sim"])
+
+
+def test_getis_ord_star_is_esdas(data):
+    d, n, links = data
+    x = d / n
+    ours = getis_ord_star(x, links)
+    theirs = esda.G_Local(x, _w(links), transform="B", star=True, permutations=0, n_jobs=1)
+    assert np.allclose(ours["Gs"], theirs.Gs, rtol=1e-12, atol=0)
+    assert np.allclose(ours["Zs"], theirs.Zs, rtol=1e-10, atol=1e-12)
+    assert np.allclose(ours["p_norm"], 2 * theirs.p_norm, rtol=1e-10, atol=1e-15)  # esda's is one-sided
+
+
+def test_benjamini_hochberg_is_scipys():
+    from scipy.stats import false_discovery_control
+
+    p = np.random.default_rng(5).uniform(size=400) ** 3
+    p[10:20] = p[9]  # ties
+    assert np.allclose(benjamini_hochberg(p), false_discovery_control(p), rtol=1e-15, atol=0)
+
+
+def test_links_are_libpysals(chile):
+    _, _, links = chile
+    w = _w(links)
+    assert (links.row_standardised() != _row(w)).nnz == 0
+    keep = links.id_order[::2]
+    sub = links.subset(keep)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = libpysal.weights.w_subset(w, keep, silence_warnings=True)
+    assert {u: sorted(v) for u, v in sub.neighbors.items()} == {u: sorted(v) for u, v in theirs.neighbors.items()}
+    assert list(sub.id_order) == list(theirs.id_order)
+    assert sorted(sub.islands) == sorted(theirs.islands)
+
+
+def _row(w):
+    w.transform = "r"
+    m = w.sparse.tocsr()
+    m.sort_indices()
+    return m
+
+
+def test_knn_is_libpysals():
+    from brecha import datasets
+    from brecha.spatial.neighbours import neighbours
+
+    panel = datasets.chile()
+    for k in (1, 5):
+        nb = neighbours(panel, f"knn:{k}")
+        units = nb.units
+        t = panel.units.drop_duplicates("unit").assign(unit=lambda x: x["unit"].astype(str)).set_index("unit")
+        lat, lon = np.deg2rad(t.loc[units, "lat"].astype(float)), np.deg2rad(t.loc[units, "lon"].astype(float))
+        xyz = np.column_stack([np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)])
+        theirs = libpysal.weights.KNN.from_array(xyz, k=k, ids=units, silence_warnings=True)
+        # the same sets (order within a unit's list can differ where two seats are equally far: Santiago's)
+        assert {u: sorted(v) for u, v in nb.w.neighbors.items()} == {u: sorted(map(str, v)) for u, v in
+                                                                   theirs.neighbors.items()}
+
+
+def test_duplicated_seats_drop_the_farthest_as_libpysal():
+    """Two units on one seat: the unit may not come first among its own nearest; libpysal then drops the
+    farthest of the k + 1, and so does brecha."""
+    import pandas as pd
+
+    from brecha.spatial.neighbours import _knn
+
+    units = ["a", "b", "c", "d", "e"]
+    lat = [0.0, 0.0, 0.0, 1.0, 2.0]
+    lon = [0.0, 0.0, 1.0, 0.0, 2.0]
+    panel = type("P", (), {"units": pd.DataFrame({"unit": units, "lat": lat, "lon": lon})})()
+    nb = _knn(panel, units, 2, "-")
+    la, lo = np.deg2rad(lat), np.deg2rad(lon)
+    xyz = np.column_stack([np.cos(la) * np.cos(lo), np.cos(la) * np.sin(lo), np.sin(la)])
+    theirs = libpysal.weights.KNN.from_array(xyz, k=2, ids=units, silence_warnings=True)
+    assert {u: sorted(v) for u, v in nb.w.neighbors.items()} == {u: sorted(map(str, v)) for u, v in
+                                                               theirs.neighbors.items()}
+
+
+def test_one_year_with_one_neighbour_units_is_esdas_to_the_count():
+    """2001 alone: communes with one neighbour draw their own neighbour in about 3 of 999 permutations, a tie
+    decided in the last bit; the p-values are still esda's (the rates are esda's to the last bit)."""
+    from brecha import datasets
+    from brecha.rates import events_table
+    from brecha.spatial.neighbours import neighbours
+
+    panel = datasets.chile()
+    ev, _, _ = events_table(panel, "infant", [2001], False)
+    ev = ev.set_index(ev["unit"].astype(str))
+    have = [u for u in ev.index if ev.loc[u, "births"] > 0]
+    nb = neighbours(panel, "queen").restrict(have)
+    d = ev.loc[nb.units, "events"].to_numpy(float)
+    n = ev.loc[nb.units, "births"].to_numpy(float)
+    assert min(nb.w.cardinalities.values()) == 1
+    ours = local_moran(assuncao_reis(d, n), nb.w, permutations=999, seed=12345)
+    theirs = esda.Moran_Local_Rate(d, n, _w(nb.w), permutations=999, seed=12345, n_jobs=1)
+    np.testing.assert_array_equal(ours["p_sim"], theirs.p_sim)
