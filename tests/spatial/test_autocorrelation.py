@@ -151,3 +151,25 @@ def test_moran_of_st_louis_homicide_rates_matches_esda_reference():
     glob, _ = spatial_autocorrelation(table, neighbours=Neighbours(w, "gal"), permutations=0)
     row = glob[(glob["measure"] == "moran") & (glob["method"] == "normality")].iloc[0]
     assert row["estimate"] == pytest.approx(0.24365582621771659, abs=1e-12)
+
+
+@pytest.mark.parametrize("events,births", [([0, 0, 0, 0, 0, 0], [100, 200, 150, 300, 120, 90]),
+                                           ([2, 4, 3, 6, 2, 2], [100, 200, 150, 300, 100, 100])])
+def test_same_rate_everywhere_is_undefined_not_a_cluster(events, births):
+    """Every rate equal (all zero deaths, or 20 per 1,000 in each unit): Moran's I and the local statistics
+    are 0/0. esda then gives p = 1/(P + 1) and calls every unit low-low (test_moran_against_esda); brecha
+    gives no p-value and the cluster no_variation, with a warning."""
+    import warnings
+
+    from brecha.spatial.links import Links
+
+    ids = [str(i) for i in range(6)]
+    chain = Links({ids[i]: [ids[j] for j in (i - 1, i + 1) if 0 <= j < 6] for i in range(6)}, ids)
+    table = pd.DataFrame({"unit": ids, "year": 2010, "events": events, "births": births})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        glob, local = spatial_autocorrelation(table, neighbours=Neighbours(chain, "chain"), permutations=99, seed=1)
+    assert glob["estimate"].isna().all() and glob["p_value"].isna().all()
+    assert (local["cluster"] == "no_variation").all()
+    assert local[["lisa", "lisa_p", "lisa_q"]].isna().all().all()
+    assert any("no_variation" in str(w.message) for w in caught)

@@ -210,3 +210,18 @@ def test_one_year_with_one_neighbour_units_is_esdas_to_the_count():
     ours = local_moran(assuncao_reis(d, n), nb.w, permutations=999, seed=12345)
     theirs = esda.Moran_Local_Rate(d, n, _w(nb.w), permutations=999, seed=12345, n_jobs=1)
     np.testing.assert_array_equal(ours["p_sim"], theirs.p_sim)
+
+
+def test_esda_calls_every_unit_a_cluster_when_rates_do_not_vary_brecha_does_not():
+    """The known defect brecha does not copy: equal rates make every I_i 0/0, and esda's pseudo p-value is
+    then 1/(P + 1) for every unit (no replicate is 'at least' NaN), so every unit would be a low-low cluster."""
+    ids = [str(i) for i in range(6)]
+    links = Links({ids[i]: [ids[j] for j in (i - 1, i + 1) if 0 <= j < 6] for i in range(6)}, ids)
+    d = np.zeros(6)
+    n = np.array([100, 200, 150, 300, 120, 90], dtype=float)
+    theirs = esda.Moran_Local_Rate(d, n, _w(links), permutations=99, seed=1, n_jobs=1)
+    assert np.allclose(theirs.p_sim, 1 / 100) and (theirs.q == 3).all()
+    ours = local_moran(assuncao_reis(d, n), links, permutations=99, seed=1)
+    assert np.isnan(ours["p_sim"]).all() and (ours["q"] == 0).all()
+    assert np.isnan(global_moran(assuncao_reis(d, n), links, permutations=99, seed=1)["p_sim"])
+    assert np.isnan(benjamini_hochberg(ours["p_sim"])).all()

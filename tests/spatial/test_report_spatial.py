@@ -64,3 +64,24 @@ def test_report_spatial_section(tmp_path, lang, caveat):
     assert np.allclose(glob["estimate"], api_glob["estimate"]) and np.allclose(glob["p_value"], api_glob["p_value"])
     assert np.allclose(local["lisa"], api_local["lisa"], equal_nan=True)
     assert len(bym2) == 32 and bym2["prob_above"].between(0, 1).all()
+
+
+@pytest.mark.parametrize("lang,sentence", [
+    ("en", "Every one of the communes has the same rate in 2021"),
+    ("es", "Todas las comunas tienen la misma tasa en 2021"),
+])
+def test_report_with_the_same_rate_everywhere_says_so(tmp_path, lang, sentence):
+    """A panel file whose communes all have 0 deaths: no commune is called a cluster, the page says why."""
+    data = datasets.example("araucania").data.copy()
+    for column in [c for c in data.columns if c.startswith("deaths")]:
+        data[column] = 0
+    data.to_csv(tmp_path / "zero.csv", index=False)
+    study = tmp_path / "study.toml"
+    study.write_text(STUDY.replace('example = "araucania"', 'panel = "zero.csv"'), encoding="utf-8")
+    out = tmp_path / "report"
+    assert main(["--lang", lang, "--quiet", "report", str(study), "-o", str(out)]) == 0
+    assert sentence in (out / "index.html").read_text(encoding="utf-8")
+    local = pd.read_csv(out / "tables" / "spatial_local.csv", dtype={"unit": str})
+    assert (local["cluster"] == "no_variation").all() and local["lisa_p"].isna().all()
+    glob = pd.read_csv(out / "tables" / "spatial_global.csv")
+    assert glob["p_value"].isna().all()

@@ -48,6 +48,11 @@ LABELS = Catalog({
     "sp_no_polygon": ("sin polígono", "no polygon"),
     "sp_no_seat": ("sin ubicación", "no location"),
     "sp_no_births": ("sin nacimientos", "no births"),
+    "sp_no_variation": ("misma tasa en todas las unidades", "the same rate in every unit"),
+    "sp_no_variation_text": ("Todas las {units} tienen la misma tasa en {period}: el I de Moran, los clústeres LISA "
+                             "y Gi* no están definidos (sin variación que comparar entre vecinos).",
+                             "Every one of the {units} has the same rate in {period}: Moran's I, the LISA clusters "
+                             "and Gi* are undefined (no variation to compare between neighbours)."),
     "sp_prob_low": ("< 0,2", "< 0.2"),
     "sp_prob_mid": ("0,2 – 0,8", "0.2 – 0.8"),
     "sp_prob_high": ("≥ 0,8", "≥ 0.8"),

@@ -23,7 +23,9 @@ Local table (per unit and period):
     ``cluster``           ``high-high``, ``low-low``, ``high-low``, ``low-high`` (the unit's EB-standardised
                           rate, then its neighbours' mean) when ``lisa_q`` ≤ α, else ``not_significant``; units
                           without a statistic carry their reason (``island``, ``no_polygon``, ``no_seat``,
-                          ``no_births``; :mod:`brecha.spatial.neighbours`);
+                          ``no_births``; :mod:`brecha.spatial.neighbours`), or ``no_variation`` when every unit
+                          of the period has the same rate (all statistics undefined, p-values missing; esda
+                          would call every unit low-low: :mod:`brecha.spatial.moran`);
     ``gi_star``, ``gi_z``, ``gi_p``  Getis-Ord Gi* (Ord & Getis 1995; esda ``G_Local(star=True)``) of the
                           empirical-Bayes smoothed rates (Marshall 1991 global prior, as :func:`brecha.smooth`;
                           Gi* needs non-negative values, which the standardised rates are not) with binary
@@ -56,6 +58,10 @@ MSG = Catalog({
                      "pool years (--pool) or analyse more units (without --region)"),
     "too_few_hint_pooled": ("analice más unidades (sin --region, o un área mayor)",
                             "analyse more units (without --region, or a larger area)"),
+    "no_variation": ("análisis espacial {period}: todas las unidades tienen la misma tasa ({rate} por 1.000); el I "
+                     "de Moran y los estadísticos locales no están definidos (cluster no_variation)",
+                     "spatial analysis {period}: every unit has the same rate ({rate} per 1,000); Moran's I and the "
+                     "local statistics are undefined (cluster no_variation)"),
     "bad_permutations": ("--permutations debe ser 0 o al menos 99, no {value}",
                          "--permutations must be 0 or at least 99, not {value}"),
     "bad_seed": ("la semilla debe ser un entero no negativo, no {value}",
@@ -141,6 +147,10 @@ def spatial_autocorrelation(panel, outcome: str = "infant", years=None, pool: bo
                              period=str(period), n_units=len(ids), neighbours=nb.kind))
         q = benjamini_hochberg(lisa["p_sim"])
         cluster = np.where(q <= alpha, pd.Series(lisa["q"]).map(QUADRANTS).to_numpy(), "not_significant")
+        undefined = ~np.isfinite(lisa["Is"])
+        if undefined.any():
+            cluster = np.where(undefined, "no_variation", cluster)
+            warn(MSG("no_variation", period=period, rate=f"{1000 * float(dd.sum() / nn.sum()):.3g}"))
         card = w.cardinalities
         local.append(pd.DataFrame({
             "unit": ids, "period": str(period), "lisa": lisa["Is"], "lisa_p": lisa["p_sim"], "lisa_q": q,

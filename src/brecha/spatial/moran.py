@@ -30,6 +30,9 @@ Formulas (y the values, z = y − ȳ, n units, W the row-standardised links, w_i
   E = W_i/n, Var = W_i(n − W_i)/(n − 1)/n² · s²/x̄² (s² = mean of x² − x̄²), z = (G_i − E)/√Var, two-sided
   normal p. (This variance is the binary-weight one; esda's ``G_Local`` applies it to row-standardised
   weights too, where it is wrong, so brecha uses binary weights.)
+- Every rate equal in the period (all zero deaths, say): z = 0, so I and every I_i are 0/0. esda then gives
+  the permutation p-values 1/(P + 1) (no replicate is "at least" a NaN) and calls every unit a low-low
+  cluster; brecha gives them as missing, with no quadrant (the tables' cluster ``no_variation``).
 - Benjamini & Hochberg (1995) q-values: p sorted, q_(i) = min over j ≥ i of p_(j)·m/j, at most 1 (scipy's
   ``false_discovery_control``).
 """
@@ -91,9 +94,12 @@ def _global_moran(y, links, permutations, seed) -> dict:
     b = k * ((n2 - n) * s1 - 2 * n * s2 + 6 * s02)
     vi_rand = (a - b) / ((n - 1) * (n - 2) * (n - 3) * s02) - ei * ei
     moran = n / s0 * (z * (w @ z)).sum() / z2ss
+    defined = bool(np.isfinite(moran))  # y constant: z'z = 0 and I is 0/0 (no_variation, module docstring)
     out = {"I": moran, "EI": ei, "z_norm": (moran - ei) / vi_norm ** 0.5, "z_rand": (moran - ei) / vi_rand ** 0.5}
     out["p_norm"], out["p_rand"] = _two_sided(out["z_norm"]), _two_sided(out["z_rand"])
-    if permutations:
+    if permutations and not defined:
+        out["z_sim"] = out["p_sim"] = np.nan  # esda: p = 1/(P + 1), as if I were extreme
+    elif permutations:
         draws = np.random.RandomState(seed)
         sims = []
         block = max(1, BLOCK_CELLS // max(n, 1))
@@ -119,8 +125,11 @@ def _local_moran(y, links, permutations, seed) -> dict:
     den = (z * z).sum()
     local = (n - 1) * z * lag / den
     q = np.where(z > 0, np.where(lag > 0, 1, 4), np.where(lag > 0, 2, 3))
+    q[~np.isfinite(local)] = 0  # no quadrant where I_i is undefined (y constant)
     out = {"Is": local, "q": q}
-    if permutations:
+    if permutations and not np.isfinite(local).any():
+        out["p_sim"] = np.full(n, np.nan)  # esda: p = 1/(P + 1) for every unit, each a low-low "cluster"
+    elif permutations:
         counts = np.diff(w.indptr)
         draws = np.random.RandomState(seed)
         most = int(counts.max())
@@ -179,12 +188,16 @@ def getis_ord_star(x, links) -> dict:
 
 
 def benjamini_hochberg(p) -> np.ndarray:
-    """Benjamini-Hochberg q-values of the p-values ``p`` (module docstring)."""
+    """Benjamini-Hochberg q-values of the p-values ``p`` (module docstring); a missing p stays missing and
+    is not counted among the m tests."""
     p = np.asarray(p, dtype=float)
-    m = len(p)
-    order = np.argsort(p)
-    q = p[order] * (m / np.arange(1, m + 1, dtype=float))
+    out = np.full(len(p), np.nan)
+    have = np.flatnonzero(np.isfinite(p))
+    m = len(have)
+    if not m:
+        return out
+    order = np.argsort(p[have])
+    q = p[have][order] * (m / np.arange(1, m + 1, dtype=float))
     q = np.minimum.accumulate(q[::-1])[::-1]
-    out = np.empty(m)
-    out[order] = q
+    out[have[order]] = q
     return np.clip(out, 0.0, 1.0)

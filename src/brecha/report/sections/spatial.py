@@ -36,7 +36,9 @@ def build(res, page) -> None:
              if counts.get(k, 0)]
     section.add(Block("text", text=L("sp_clusters", counts=", ".join(found) if found else L("sp_none",
                                                                                             unit=page.unit))))
-    isolated = local[~local["cluster"].isin(list(CLUSTER_COLOURS))]
+    if (local["cluster"] == "no_variation").any():
+        section.add(Block("text", text=L("sp_no_variation_text", units=page.units, period=res.period)))
+    isolated = local[~local["cluster"].isin([*CLUSTER_COLOURS, "no_variation"])]
     if len(isolated):
         names = [f"{res.names.get(u, u)} ({L('sp_' + c)})" for u, c in zip(isolated["unit"], isolated["cluster"])]
         section.add(Block("text", text=L("sp_isolated", names=", ".join(names))))
