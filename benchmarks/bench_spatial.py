@@ -1,4 +1,4 @@
-"""Spatial statistics on Chile's 346 communes (issue 15).
+"""Spatial statistics on Chile's 346 communes (issue 15), and how Moran/LISA grow with the units (issue 19).
 
 Bars (issue 15): Moran + LISA (999 permutations) + Gi* for 346 communes ≤ 2 s; BYM2 for 346 communes pooled
 ≤ 10 s; BYM2 per year for 16 years ≤ 60 s. The neighbours (polygons read, queen contiguity) are built once
@@ -12,7 +12,7 @@ import contextlib
 import time
 import warnings
 
-BARS = {"autocorrelation": 2.0, "bym2_pooled": 10.0, "bym2_years": 60.0}
+BARS = {"autocorrelation": 2.0, "bym2_pooled": 10.0, "bym2_years": 60.0, "growth": 12.0}
 
 
 def _timed(func):
@@ -60,4 +60,36 @@ def main() -> bool:
         wall, cpu, _ = _timed(lambda: bym2(panel, years=years, pool=False, neighbours=nb))
         ok &= min(wall, cpu) <= BARS["bym2_years"]
         print(f"   BYM2 per year, 16 years: {wall:.2f} s wall, {cpu:.2f} s CPU (bar {BARS['bym2_years']:.0f} s)")
+    ok &= _growth()
     return bool(ok)
+
+
+def _grid(side: int):
+    """A side x side grid of units, each linked to the units above, below, left and right (rook)."""
+    from brecha.spatial.links import Links
+
+    ids = [str(k) for k in range(side * side)]
+    links = {ids[r * side + c]: [ids[(r + dr) * side + c + dc] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                                 if 0 <= r + dr < side and 0 <= c + dc < side]
+             for r in range(side) for c in range(side)}
+    return Links(links, ids)
+
+
+def _growth() -> bool:
+    """Moran's I and LISA (999 permutations each) on grids of 2,500 and 25,000 units (issue 19: 10x the units
+    in at most 12x the time). esda's conditional permutations copy every value once per unit (n² in all)."""
+    import numpy as np
+
+    from brecha.spatial.moran import global_moran, local_moran
+
+    cpu = {}
+    for side in (50, 158):
+        links = _grid(side)
+        y = np.random.default_rng(1).normal(size=links.n)
+        _, cpu[links.n], _ = _timed(lambda: (global_moran(y, links, 999, 1), local_moran(y, links, 999, 1)))
+        print(f"   Moran + LISA, 999 permutations, grid of {links.n:,} units: {cpu[links.n]:.2f} s CPU")
+    small, large = sorted(cpu)
+    ratio = (cpu[large] / cpu[small]) / (large / small) * 10
+    print(f"   growth: {large / small:.1f}x the units, {cpu[large] / cpu[small]:.1f}x the CPU "
+          f"({ratio:.1f}x per 10x; bar {BARS['growth']:.0f}x)")
+    return ratio <= BARS["growth"]
