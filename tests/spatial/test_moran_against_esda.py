@@ -225,3 +225,38 @@ def test_esda_calls_every_unit_a_cluster_when_rates_do_not_vary_brecha_does_not(
     assert np.isnan(ours["p_sim"]).all() and (ours["q"] == 0).all()
     assert np.isnan(global_moran(assuncao_reis(d, n), links, permutations=99, seed=1)["p_sim"])
     assert np.isnan(benjamini_hochberg(ours["p_sim"])).all()
+
+
+def _random_case(seed):
+    """A random graph of 5-40 units (links drawn at random, some one-way as k-nearest links are, every unit
+    with at least one) and random counts, some units with no deaths."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 41))
+    ids = [f"u{k:02d}" for k in range(n)]
+    links = {}
+    for k, u in enumerate(ids):
+        others = [v for v in range(n) if v != k]
+        chosen = rng.choice(others, size=int(rng.integers(1, min(6, n - 1) + 1)), replace=False)
+        links[u] = [ids[v] for v in chosen]
+    births = rng.integers(20, 3000, size=n).astype(float)
+    deaths = rng.binomial(births.astype(int), rng.uniform(0.002, 0.02)).astype(float)
+    return Links(links, ids), deaths, births
+
+
+@pytest.mark.parametrize("case", range(25))
+def test_random_graphs_and_counts_are_esdas(case):
+    links, d, n = _random_case(case)
+    w = _w(links)
+    x = assuncao_reis(d, n)
+    ours = local_moran(x, links, permutations=199, seed=case)
+    theirs = esda.Moran_Local_Rate(d, n, w, permutations=199, seed=case, n_jobs=1)
+    np.testing.assert_array_equal(ours["p_sim"], theirs.p_sim)
+    assert np.allclose(ours["Is"], theirs.Is, rtol=1e-12, atol=1e-15)
+    mine = global_moran(x, links, permutations=199, seed=case)
+    glob = _seeded(case, lambda: esda.Moran_Rate(d, n, _w(links), permutations=199))
+    assert mine["p_sim"] == glob.p_sim
+    for key in ("I", "z_norm", "z_rand", "z_sim"):
+        assert mine[key] == pytest.approx(getattr(glob, key), rel=1e-9, abs=1e-12), key
+    gi = getis_ord_star(d / n, links)
+    theirs_gi = esda.G_Local(d / n, _w(links), transform="B", star=True, permutations=0, n_jobs=1)
+    assert np.allclose(gi["Zs"], theirs_gi.Zs, rtol=1e-9, atol=1e-12)
