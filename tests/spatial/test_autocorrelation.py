@@ -153,23 +153,89 @@ def test_moran_of_st_louis_homicide_rates_matches_esda_reference():
     assert row["estimate"] == pytest.approx(0.24365582621771659, abs=1e-12)
 
 
-@pytest.mark.parametrize("events,births", [([0, 0, 0, 0, 0, 0], [100, 200, 150, 300, 120, 90]),
-                                           ([2, 4, 3, 6, 2, 2], [100, 200, 150, 300, 100, 100])])
-def test_same_rate_everywhere_is_undefined_not_a_cluster(events, births):
-    """Every rate equal (all zero deaths, or 20 per 1,000 in each unit): Moran's I and the local statistics
-    are 0/0. esda then gives p = 1/(P + 1) and calls every unit low-low (test_moran_against_esda); brecha
-    gives no p-value and the cluster no_variation, with a warning."""
-    import warnings
-
+def _chain(count):
     from brecha.spatial.links import Links
 
-    ids = [str(i) for i in range(6)]
-    chain = Links({ids[i]: [ids[j] for j in (i - 1, i + 1) if 0 <= j < 6] for i in range(6)}, ids)
-    table = pd.DataFrame({"unit": ids, "year": 2010, "events": events, "births": births})
+    ids = [f"{i:02d}" for i in range(count)]
+    return Links({ids[i]: [ids[j] for j in (i - 1, i + 1) if 0 <= j < count] for i in range(count)}, ids)
+
+
+def _run(table, links, **options):
+    import warnings
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        glob, local = spatial_autocorrelation(table, neighbours=Neighbours(chain, "chain"), permutations=99, seed=1)
-    assert glob["estimate"].isna().all() and glob["p_value"].isna().all()
+        glob, local = spatial_autocorrelation(table, neighbours=Neighbours(links, "chain"), **options)
+    return glob, local, [str(w.message) for w in caught]
+
+
+@pytest.mark.parametrize("events,births", [([0] * 6, [100, 200, 150, 300, 120, 90]),
+                                           ([2, 4, 3, 6, 2, 2], [100, 200, 150, 300, 100, 100]),
+                                           ([7] * 13, [100] * 13)])  # mean(0.07 x 13) != 0.07 in the last bit
+def test_same_rate_everywhere_is_undefined_not_a_cluster(events, births):
+    """Every rate equal (all zero deaths, 20 or 70 per 1,000 in each unit): Moran's I, the local statistics
+    and Gi*'s z are 0/0. esda then gives p = 1/(P + 1) and calls every unit low-low, and on 13 units at
+    7/100 its raw-rate I is 1 with p < 0.001 from rounding (test_moran_against_esda); brecha gives no
+    estimate, no p-value and the cluster no_variation, with a warning."""
+    links = _chain(len(events))
+    table = pd.DataFrame({"unit": links.id_order, "year": 2010, "events": events, "births": births})
+    glob, local, warned = _run(table, links, permutations=99, seed=1)
+    assert glob["estimate"].isna().all() and glob["z"].isna().all() and glob["p_value"].isna().all()
     assert (local["cluster"] == "no_variation").all()
-    assert local[["lisa", "lisa_p", "lisa_q"]].isna().all().all()
-    assert any("no_variation" in str(w.message) for w in caught)
+    assert local[["lisa", "lisa_p", "lisa_q", "gi_star", "gi_z", "gi_p"]].isna().all().all()
+    assert any("no_variation" in w for w in warned)
+
+
+def test_a_unit_linked_to_every_other_unit_gets_no_p_value():
+    """A hub linked to every unit of a ring: each conditional permutation draws all the others, so its I
+    never changes; no p-value, cluster all_neighbours, left out of the q-values' count, a warning."""
+    from brecha.spatial.links import Links
+
+    ring = [f"r{k}" for k in range(6)]
+    links = {u: [ring[(k - 1) % 6], ring[(k + 1) % 6], "hub"] for k, u in enumerate(ring)}
+    links["hub"] = list(ring)
+    ids = ["hub", *ring]
+    table = pd.DataFrame({"unit": ids, "year": 2010, "events": [9, 1, 2, 8, 3, 5, 4],
+                          "births": [500, 400, 300, 600, 350, 450, 380]})
+    glob, local, warned = _run(table, Links(links, ids), permutations=199, seed=3, alpha=0.9)
+    hub = local.set_index("unit").loc["hub"]
+    assert hub["cluster"] == "all_neighbours" and np.isnan(hub["lisa_p"]) and np.isnan(hub["lisa_q"])
+    assert np.isfinite(hub["lisa"])
+    others = local[local["unit"] != "hub"]
+    p = others["lisa_p"].to_numpy()
+    order = np.argsort(p)
+    q = np.empty(6)
+    q[order] = np.minimum.accumulate((p[order] * 6 / np.arange(1, 7))[::-1])[::-1]  # m = 6, not 7
+    assert np.allclose(others["lisa_q"], np.minimum(q, 1))
+    assert any("hub" in w and "all_neighbours" in w for w in warned)
+
+
+def test_islands_are_removed_until_none_is_left():
+    """One-way links: a -> b, b -> c, c -> b. With no births in c, b loses its only neighbour, and then a
+    does: both are islands, not units with I = 0 and p = 1/(P + 1)."""
+    from brecha.spatial.links import Links
+
+    ids = ["a", "b", "c", "d", "e", "f"]
+    links = Links({"a": ["b"], "b": ["c"], "c": ["b"], "d": ["e"], "e": ["f"], "f": ["d"]}, ids)
+    nb = Neighbours(links, "knn:1").restrict(["a", "b", "d", "e", "f"])
+    assert nb.units == ["d", "e", "f"]
+    assert nb.isolated == {"c": "no_births", "b": "island", "a": "island"}
+
+
+def test_units_outside_the_weights_with_births_are_islands_not_no_births():
+    from brecha.spatial.links import Links
+
+    ids = ["a", "b", "c", "d"]
+    links = Links({"a": ["b", "c"], "b": ["a", "c"], "c": ["a", "b"]}, ["a", "b", "c"])
+    table = pd.DataFrame({"unit": ids, "year": 2010, "events": [1, 2, 3, 4], "births": [100, 100, 100, 100]})
+    _, local, _ = _run(table, links, permutations=99, seed=1)
+    assert local.set_index("unit").loc["d", "cluster"] == "island"
+
+
+def test_a_libpysal_w_is_taken_as_neighbours(sids):
+    data, w = sids
+    table = _table(data, "SID79", "BIR79")
+    direct = spatial_autocorrelation(table, neighbours=w, permutations=99, seed=2)
+    wrapped = spatial_autocorrelation(table, neighbours=Neighbours(w, "custom"), permutations=99, seed=2)
+    pd.testing.assert_frame_equal(direct[1], wrapped[1])
+    assert (direct[0]["neighbours"] == "custom").all()

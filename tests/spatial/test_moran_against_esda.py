@@ -250,7 +250,9 @@ def test_random_graphs_and_counts_are_esdas(case):
     x = assuncao_reis(d, n)
     ours = local_moran(x, links, permutations=199, seed=case)
     theirs = esda.Moran_Local_Rate(d, n, w, permutations=199, seed=case, n_jobs=1)
-    np.testing.assert_array_equal(ours["p_sim"], theirs.p_sim)
+    tested = ~ours["every_other"]  # a unit linked to all others has no p in brecha (test below)
+    np.testing.assert_array_equal(ours["p_sim"][tested], theirs.p_sim[tested])
+    assert np.isnan(ours["p_sim"][~tested]).all()
     assert np.allclose(ours["Is"], theirs.Is, rtol=1e-12, atol=1e-15)
     mine = global_moran(x, links, permutations=199, seed=case)
     glob = _seeded(case, lambda: esda.Moran_Rate(d, n, _w(links), permutations=199))
@@ -260,3 +262,66 @@ def test_random_graphs_and_counts_are_esdas(case):
     gi = getis_ord_star(d / n, links)
     theirs_gi = esda.G_Local(d / n, _w(links), transform="B", star=True, permutations=0, n_jobs=1)
     assert np.allclose(gi["Zs"], theirs_gi.Zs, rtol=1e-9, atol=1e-12)
+
+
+def test_esda_finds_pattern_in_rounding_noise_brecha_does_not():
+    """13 units at 7 deaths per 100 births: the raw rates are equal, but their mean is not 0.07 to the last
+    bit; esda's Moran then finds I = 1 with p < 0.001 in a chain. brecha: undefined."""
+    ids = [f"{k:02d}" for k in range(13)]
+    links = Links({ids[i]: [ids[j] for j in (i - 1, i + 1) if 0 <= j < 13] for i in range(13)}, ids)
+    y = np.full(13, 7.0) / np.full(13, 100.0)
+    theirs = _seeded(1, lambda: esda.Moran(y, _w(links), permutations=99))
+    assert theirs.I == pytest.approx(1.0) and theirs.p_norm < 0.001
+    ours = global_moran(y, links, permutations=99, seed=1)
+    assert np.isnan(ours["I"]) and np.isnan(ours["p_norm"]) and np.isnan(ours["p_sim"])
+
+
+def test_esda_p_of_a_unit_linked_to_all_others_is_rounding_brecha_gives_none():
+    """A hub linked to every unit of a ring: every replicate of its I is the observed I up to rounding, so
+    esda's p is whatever the last bits say; brecha gives none, and the ring's p-values stay esda's."""
+    ring = [f"r{k}" for k in range(5)]
+    neighbours = {u: [ring[(k - 1) % 5], ring[(k + 1) % 5], "hub"] for k, u in enumerate(ring)}
+    neighbours["hub"] = list(ring)
+    links = Links(neighbours, ["hub", *ring])
+    rng = np.random.default_rng(0)
+    spread = set()
+    for _ in range(6):
+        y = rng.normal(size=6)
+        theirs = esda.Moran_Local(y, _w(links), permutations=999, seed=1, n_jobs=1)
+        ours = local_moran(y, links, permutations=999, seed=1)
+        spread.add(round(float(theirs.p_sim[0]), 3))
+        assert np.isnan(ours["p_sim"][0]) and ours["every_other"][0]
+        np.testing.assert_array_equal(ours["p_sim"][1:], theirs.p_sim[1:])
+        assert ours["Is"][0] == pytest.approx(theirs.Is[0], rel=1e-12)
+    assert len(spread) > 1  # esda's p for the hub jumps from draw to draw
+
+
+def test_gi_star_of_equal_smoothed_rates_is_missing_not_rounding_noise():
+    """Chile 2011: Marshall's between-commune variance is estimated at 0, so every smoothed rate is the
+    prior mean. esda's Gi* z is then rounding noise (0.0 here); brecha leaves it missing, with a warning."""
+    import warnings
+
+    from brecha import datasets
+    from brecha.spatial.autocorrelation import eb_rates, spatial_autocorrelation
+
+    panel = datasets.chile()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _, local = spatial_autocorrelation(panel, years=[2011], permutations=99, seed=1)
+    kept = local[local["lisa"].notna()]
+    assert kept["gi_z"].isna().all() and kept["gi_p"].isna().all() and kept["gi_star"].notna().all()
+    assert any("Gi*" in str(w.message) for w in caught)
+    ours = kept.set_index("unit")
+    x = eb_rates(ours["events"].to_numpy(float), ours["births"].to_numpy(float))
+    assert np.ptp(x) == 0
+    links = Links({u: [v for v in vs] for u, vs in _chile_links(ours.index).items()}, list(ours.index))
+    theirs = esda.G_Local(x, _w(links), transform="B", star=True, permutations=0, n_jobs=1)
+    assert np.isfinite(theirs.Zs).all() and np.abs(theirs.Zs).max() < 1e-6  # a number, from rounding alone
+
+
+def _chile_links(units):
+    from brecha import datasets
+    from brecha.spatial.neighbours import neighbours
+
+    nb = neighbours(datasets.chile(), "queen").restrict(list(units))
+    return nb.w.neighbors

@@ -48,6 +48,13 @@ LABELS = Catalog({
     "sp_no_polygon": ("sin polígono", "no polygon"),
     "sp_no_seat": ("sin ubicación", "no location"),
     "sp_no_births": ("sin nacimientos", "no births"),
+    "sp_all_neighbours": ("vecina de todas las demás (sin prueba)", "neighbour of every other unit (no test)"),
+    "sp_all_neighbours_text": ("{names}: vecina de todas las demás {units}, así que la prueba de permutación "
+                               "condicional de LISA no puede decir nada (sin p, fuera de los clústeres).",
+                               "{names}: neighbour of every other one of the {units}, so LISA's conditional "
+                               "permutation test cannot tell anything (no p-value, not among the clusters)."),
+    "sp_no_statistic": ("sin clúster: sin vecinos, sin datos o sin prueba",
+                        "no cluster: no neighbours, no data or no test"),
     "sp_no_variation": ("misma tasa en todas las unidades", "the same rate in every unit"),
     "sp_no_variation_text": ("Todas las {units} tienen la misma tasa en {period}: el I de Moran, los clústeres LISA "
                              "y Gi* no están definidos (sin variación que comparar entre vecinos).",

@@ -12,11 +12,12 @@ Global table (one row per period x measure x method; ``estimate`` is I, ``expect
     ``normality``       z and two-sided p under the normality assumption (Cliff & Ord 1981);
     ``randomisation``   z and two-sided p under randomisation (Cliff & Ord 1981);
     ``permutation``     ``permutations`` random relabellings (seeded): z from the permutation mean and sd,
-                        esda's pseudo p-value (1 + #{I_perm as or more extreme, on the side of the observed
-                        I})/(permutations + 1).
+                        esda's pseudo p-value (1 + min(#{I_perm ≥ I}, P − #{I_perm ≥ I}))/(P + 1), P the
+                        permutations (the smaller tail's count).
 Local table (per unit and period):
     ``lisa``, ``lisa_p``  local Moran of the EB-standardised rates (Anselin 1995; esda ``Moran_Local_Rate``),
-                          conditional-permutation pseudo p-value (seeded);
+                          conditional-permutation pseudo p-value (seeded; the same count per unit; at least 99
+                          permutations, also with ``permutations=0``);
     ``lisa_q``            Benjamini-Hochberg (1995) q-value of ``lisa_p`` over the units of the period (scipy
                           ``false_discovery_control``, :func:`brecha.spatial.moran.benjamini_hochberg`): the false discovery rate is controlled at the level α
                           (default 0.05) by calling a unit a cluster when ``lisa_q`` ≤ α;
@@ -25,12 +26,16 @@ Local table (per unit and period):
                           without a statistic carry their reason (``island``, ``no_polygon``, ``no_seat``,
                           ``no_births``; :mod:`brecha.spatial.neighbours`), or ``no_variation`` when every unit
                           of the period has the same rate (all statistics undefined, p-values missing; esda
-                          would call every unit low-low: :mod:`brecha.spatial.moran`);
+                          would call every unit low-low: :mod:`brecha.spatial.moran`), or ``all_neighbours``
+                          for a unit linked to every other unit (its conditional permutations cannot vary:
+                          no p-value, not counted in the q-values);
     ``gi_star``, ``gi_z``, ``gi_p``  Getis-Ord Gi* (Ord & Getis 1995; esda ``G_Local(star=True)``) of the
                           empirical-Bayes smoothed rates (Marshall 1991 global prior, as :func:`brecha.smooth`;
                           Gi* needs non-negative values, which the standardised rates are not) with binary
                           weights and w_ii = 1: Σ_j w_ij x_j/Σ_j x_j, its analytic z (Ord & Getis 1995, eq. 9)
-                          and two-sided normal p-value. (esda's analytic variance is the binary-weight formula;
+                          and two-sided normal p-value. When Marshall's between-unit variance is estimated at 0,
+                          every smoothed rate is the prior mean: z is 0/0 and is left missing, with a warning
+                          (esda's z is then rounding noise: 0, 1e-8 or −inf). (esda's analytic variance is the binary-weight formula;
                           with row-standardised weights it would be wrong, so brecha passes binary weights.)
 Clusters describe where similar rates sit together; they do not explain why (and with 346 communes some
 "clusters" arise by chance: hence the FDR control).
@@ -62,6 +67,16 @@ MSG = Catalog({
                      "de Moran y los estadísticos locales no están definidos (cluster no_variation)",
                      "spatial analysis {period}: every unit has the same rate ({rate} per 1,000); Moran's I and the "
                      "local statistics are undefined (cluster no_variation)"),
+    "all_neighbours": ("análisis espacial {period}: {names} {count:es vecina|son vecinas} de todas las demás "
+                       "unidades; la prueba de permutación condicional no puede decir nada de {count:ella|ellas} "
+                       "(sin p, cluster all_neighbours)",
+                       "spatial analysis {period}: {names} {count:neighbours|neighbour} every other unit; the "
+                       "conditional permutation test cannot tell anything about {count:it|them} (no p-value, "
+                       "cluster all_neighbours)"),
+    "gi_flat": ("análisis espacial {period}: las tasas suavizadas por Bayes empírico son todas iguales (la "
+                "variación entre unidades no supera la del azar), así que Gi* no tiene z ni p",
+                "spatial analysis {period}: the empirical-Bayes smoothed rates are all equal (the variation "
+                "between units is no more than chance), so Gi* has no z or p-value"),
     "bad_permutations": ("--permutations debe ser 0 o al menos 99, no {value}",
                          "--permutations must be 0 or at least 99, not {value}"),
     "bad_seed": ("la semilla debe ser un entero no negativo, no {value}",
@@ -116,12 +131,11 @@ def spatial_autocorrelation(panel, outcome: str = "infant", years=None, pool: bo
     among them enter; the others are in the local table with their reason as ``cluster`` (and a warning).
     """
     from .moran import assuncao_reis, benjamini_hochberg, getis_ord_star, global_moran, local_moran
-    from .neighbours import Neighbours
-    from .neighbours import neighbours as build
+    from .neighbours import as_neighbours
 
     permutations = int(permutations)
     _check(permutations, seed, alpha)
-    nb = neighbours if isinstance(neighbours, Neighbours) else build(panel, neighbours)
+    nb = as_neighbours(panel, neighbours)
     ev, units, name = events_table(panel, outcome, years, pool)
     glob, local = [], []
     for period, part in ev.groupby("period", sort=True):
@@ -147,17 +161,26 @@ def spatial_autocorrelation(panel, outcome: str = "infant", years=None, pool: bo
                              period=str(period), n_units=len(ids), neighbours=nb.kind))
         q = benjamini_hochberg(lisa["p_sim"])
         cluster = np.where(q <= alpha, pd.Series(lisa["q"]).map(QUADRANTS).to_numpy(), "not_significant")
-        undefined = ~np.isfinite(lisa["Is"])
-        if undefined.any():
-            cluster = np.where(undefined, "no_variation", cluster)
+        gi_star = gi["Gs"]
+        same = not np.ptp(dd / nn) > 0  # every rate equal: nothing to compare between neighbours
+        if same:
+            cluster = np.full(len(ids), "no_variation", dtype=object)
+            gi_star = np.full(len(ids), np.nan)
             warn(MSG("no_variation", period=period, rate=f"{1000 * float(dd.sum() / nn.sum()):.3g}"))
+        elif not np.ptp(eb) > 0:
+            warn(MSG("gi_flat", period=period))
+        if not same and lisa["every_other"].any():
+            cluster = np.where(lisa["every_other"], "all_neighbours", cluster)
+            named = [u for u, every in zip(ids, lisa["every_other"]) if every]
+            warn(MSG("all_neighbours", period=period, names=", ".join(named), count=len(named)))
         card = w.cardinalities
         local.append(pd.DataFrame({
             "unit": ids, "period": str(period), "lisa": lisa["Is"], "lisa_p": lisa["p_sim"], "lisa_q": q,
-            "cluster": cluster, "gi_star": gi["Gs"], "gi_z": gi["Zs"], "gi_p": gi["p_norm"],
+            "cluster": cluster, "gi_star": gi_star, "gi_z": gi["Zs"], "gi_p": gi["p_norm"],
             "eb_rate": eb * 1000, "n_neighbours": [int(card[u]) for u in ids]}))
         out_units = [u for u in part.index if u not in set(ids)]
-        reasons = {u: sub.isolated.get(u, "no_births") for u in out_units}
+        # a unit with births that the weights do not hold at all has no neighbour either
+        reasons = {u: sub.isolated.get(u, "island" if has_rate[u] else "no_births") for u in out_units}
         if reasons:
             local.append(pd.DataFrame({"unit": list(reasons), "period": str(period),
                                        "cluster": list(reasons.values()), "n_neighbours": 0}))

@@ -215,15 +215,15 @@ def bym2(panel, outcome: str = "infant", years=None, pool: bool = False, neighbo
          conf_level: float = 0.95, per: float = 1000) -> pd.DataFrame:
     """BYM2 smoothed rates per unit and period (module docstring); one fit per period.
 
-    ``neighbours``: ``queen`` (default), ``rook``, ``knn:K`` or a :class:`~brecha.spatial.neighbours.Neighbours`.
+    ``neighbours``: ``queen`` (default), ``rook``, ``knn:K``, a :class:`~brecha.spatial.neighbours.Neighbours`,
+    or links (:class:`~brecha.spatial.links.Links` or a libpysal ``W``).
     Returns :data:`BYM2_COLUMNS` (+ ``name``); ``phi`` and ``sigma`` are the posterior means of the mixing
     parameter and of the total effect's standard deviation of the period.
     """
-    from .neighbours import Neighbours
-    from .neighbours import neighbours as build
+    from .neighbours import as_neighbours
 
     conf_level = check_conf_level(conf_level)
-    nb = neighbours if isinstance(neighbours, Neighbours) else build(panel, neighbours)
+    nb = as_neighbours(panel, neighbours)
     ev, units, name = events_table(panel, outcome, years, pool)
     codes = sorted(ev["unit"].astype(str).unique())
     adjacency, isolated = _graph(nb, codes)

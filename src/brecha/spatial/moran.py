@@ -2,9 +2,10 @@
 q-value, in numpy over :class:`~brecha.spatial.links.Links` (issue 19).
 
 The same numbers as esda 2.x (``Moran``, ``Moran_Rate``, ``Moran_Local_Rate``, ``G_Local(star=True)``) for
-the same data, links and seed, including the permutation p-values: the random draws are esda's, made by a
-local ``numpy.random.RandomState(seed)`` instead of numpy's global generator (esda seeds and leaves the global
-one). tests/spatial/test_moran_against_esda.py compares every number with esda's on Chile's communes and on
+the same data, links and seed, including the permutation p-values (esda without numba, as it is installed
+with brecha's tests; with numba esda draws from numba's own generator): the random draws are esda's, made by
+a local ``numpy.random.RandomState(seed)`` instead of numpy's global generator (which esda's ``Moran`` uses
+as it finds it, and which its ``Moran_Local`` seeds and leaves changed), except where esda is wrong (below). tests/spatial/test_moran_against_esda.py compares every number with esda's on Chile's communes and on
 North Carolina's counties. Why not esda itself: importing esda and libpysal costs 2.5-3.5 s of CPU (their
 packages import scikit-learn, scipy.stats, requests, shapely), 5-10 times the computation on 346 communes;
 it was the largest single cost of the report's spatial step and of ``brecha spatial``.
@@ -30,9 +31,14 @@ Formulas (y the values, z = y − ȳ, n units, W the row-standardised links, w_i
   E = W_i/n, Var = W_i(n − W_i)/(n − 1)/n² · s²/x̄² (s² = mean of x² − x̄²), z = (G_i − E)/√Var, two-sided
   normal p. (This variance is the binary-weight one; esda's ``G_Local`` applies it to row-standardised
   weights too, where it is wrong, so brecha uses binary weights.)
-- Every rate equal in the period (all zero deaths, say): z = 0, so I and every I_i are 0/0. esda then gives
-  the permutation p-values 1/(P + 1) (no replicate is "at least" a NaN) and calls every unit a low-low
-  cluster; brecha gives them as missing, with no quadrant (the tables' cluster ``no_variation``).
+- Every value equal (all zero deaths, or the same rate everywhere): z = 0, so I, every I_i and every Gi* z
+  are 0/0. esda then gives the permutation p-values 1/(P + 1) (no replicate is "at least" a NaN) and calls
+  every unit a low-low cluster, and for raw rates whose mean differs from them in the last bit it computes
+  I = 1 from rounding noise; brecha gives them as missing, with no quadrant (the tables' cluster
+  ``no_variation``), deciding "equal" on the values themselves.
+- A unit linked to every other unit (c_i = n − 1): every conditional permutation draws all the others, so
+  I_i never changes and esda's p-value is decided by rounding; brecha gives it no p-value (cluster
+  ``all_neighbours``) and leaves it out of the q-values' count.
 - Benjamini & Hochberg (1995) q-values: p sorted, q_(i) = min over j ≥ i of p_(j)·m/j, at most 1 (scipy's
   ``false_discovery_control``).
 """
@@ -94,7 +100,11 @@ def _global_moran(y, links, permutations, seed) -> dict:
     b = k * ((n2 - n) * s1 - 2 * n * s2 + 6 * s02)
     vi_rand = (a - b) / ((n - 1) * (n - 2) * (n - 3) * s02) - ei * ei
     moran = n / s0 * (z * (w @ z)).sum() / z2ss
-    defined = bool(np.isfinite(moran))  # y constant: z'z = 0 and I is 0/0 (no_variation, module docstring)
+    # y constant: I is 0/0 (no_variation, module docstring); tested on y itself, because the mean of equal
+    # values can differ from them in the last bit, and z would then be a tiny constant with I = 1
+    defined = bool(np.isfinite(moran)) and np.ptp(y) > 0
+    if not defined:
+        moran = vi_norm = vi_rand = np.nan
     out = {"I": moran, "EI": ei, "z_norm": (moran - ei) / vi_norm ** 0.5, "z_rand": (moran - ei) / vi_rand ** 0.5}
     out["p_norm"], out["p_rand"] = _two_sided(out["z_norm"]), _two_sided(out["z_rand"])
     if permutations and not defined:
@@ -121,16 +131,21 @@ def _local_moran(y, links, permutations, seed) -> dict:
     n = len(y)
     z = y - y.mean()
     z = z / y.std()
+    if not np.ptp(y) > 0:  # y constant (no_variation): every I_i is 0/0
+        z = np.full(n, np.nan)
     lag = w @ z
     den = (z * z).sum()
     local = (n - 1) * z * lag / den
     q = np.where(z > 0, np.where(lag > 0, 1, 4), np.where(lag > 0, 2, 3))
     q[~np.isfinite(local)] = 0  # no quadrant where I_i is undefined (y constant)
-    out = {"Is": local, "q": q}
+    counts = np.diff(w.indptr)
+    # a unit linked to every other unit: each replicate draws all the others, so its I_i never changes and
+    # the comparison with the observed I_i is decided by rounding (esda gives p anywhere in 0.001-0.5)
+    every_other = counts == n - 1
+    out = {"Is": local, "q": q, "every_other": every_other}
     if permutations and not np.isfinite(local).any():
         out["p_sim"] = np.full(n, np.nan)  # esda: p = 1/(P + 1) for every unit, each a low-low "cluster"
     elif permutations:
-        counts = np.diff(w.indptr)
         draws = np.random.RandomState(seed)
         most = int(counts.max())
         picks = np.stack([draws.choice(n - 1, size=most, replace=False) for _ in range(permutations)])
@@ -145,7 +160,7 @@ def _local_moran(y, links, permutations, seed) -> dict:
             drawn = z[positions + (positions >= i)]
             sims = z[i] * (drawn @ weights + 0.0 * z[i]) * scaling
             larger[i] = (sims >= local[i]).sum()
-        out["p_sim"] = _pseudo_p(larger, permutations)
+        out["p_sim"] = np.where(every_other, np.nan, _pseudo_p(larger, permutations))
     return out
 
 
@@ -162,6 +177,8 @@ def _getis_ord_star(x, links) -> dict:
     expected = card / n
     var = card * (n - card) / (n - 1) * (1 / n ** 2) * (variance / mean ** 2)
     zs = (statistic - expected) / np.sqrt(var)
+    if not np.ptp(x) > 0:  # x constant: G_i = E exactly, z = 0/0 (rounding would give a tiny z)
+        zs = np.full(n, np.nan)
     return {"Gs": statistic, "Zs": zs, "p_norm": _two_sided(zs)}
 
 

@@ -86,16 +86,18 @@ class Neighbours:
 
     def restrict(self, keep) -> "Neighbours":
         """The weights among ``keep`` only; units dropped here become ``no_births``, units left without a
-        neighbour by that become ``island``."""
+        neighbour by that become ``island``. Repeated until every unit left has a neighbour: with one-way
+        links (k nearest) a unit whose only neighbour was an island becomes one in turn."""
         keep = set(map(str, keep))
         ids = [u for u in self.units if u in keep]
         isolated = dict(self.isolated)
         isolated.update({u: "no_births" for u in self.units if u not in keep})
         w = self.w.subset(ids)
-        islands = [str(u) for u in w.islands]
-        if islands:
+        while w.islands:
+            islands = set(map(str, w.islands))
             isolated.update({u: "island" for u in islands})
-            w = w.subset([u for u in ids if u not in set(islands)])
+            ids = [u for u in ids if u not in islands]
+            w = w.subset(ids)
         return Neighbours(w, self.kind, isolated)
 
     def components(self) -> np.ndarray:
@@ -108,6 +110,16 @@ class Neighbours:
     def adjacency(self):
         """Symmetric 0/1 adjacency (scipy.sparse CSR) in ``units`` order (i ~ j when either lists the other)."""
         return self.w.symmetric()
+
+
+def as_neighbours(panel, given) -> Neighbours:
+    """``given`` as a :class:`Neighbours`: itself; a libpysal ``W`` or :class:`Links` (its links, kind
+    ``custom``); or a kind (``queen``, ``rook``, ``knn:K``) built from the panel's geography."""
+    if isinstance(given, Neighbours):
+        return given
+    if hasattr(given, "neighbors") and hasattr(given, "id_order"):
+        return Neighbours(given, "custom")
+    return neighbours(panel, given)
 
 
 def parse_kind(kind: str) -> tuple[str, int]:

@@ -38,7 +38,11 @@ def build(res, page) -> None:
                                                                                             unit=page.unit))))
     if (local["cluster"] == "no_variation").any():
         section.add(Block("text", text=L("sp_no_variation_text", units=page.units, period=res.period)))
-    isolated = local[~local["cluster"].isin([*CLUSTER_COLOURS, "no_variation"])]
+    everyone = local[local["cluster"] == "all_neighbours"]
+    if len(everyone):
+        names = ", ".join(f"{res.names.get(u, u)}" for u in everyone["unit"])
+        section.add(Block("text", text=L("sp_all_neighbours_text", names=names, units=page.units)))
+    isolated = local[~local["cluster"].isin([*CLUSTER_COLOURS, "no_variation", "all_neighbours"])]
     if len(isolated):
         names = [f"{res.names.get(u, u)} ({L('sp_' + c)})" for u, c in zip(isolated["unit"], isolated["cluster"])]
         section.add(Block("text", text=L("sp_isolated", names=", ".join(names))))
@@ -57,7 +61,9 @@ def _maps(res, page, local, bym, neighbours) -> None:
     except Unavailable:
         return  # the tables and sentences stand without a map
     colours = {u: CLUSTER_COLOURS.get(c, F.MISSING) for u, c in zip(local["unit"].astype(str), local["cluster"])}
-    legend = [(CLUSTER_COLOURS[k], L("sp_" + k)) for k in CLUSTER_COLOURS] + [(F.MISSING, L("sp_island"))]
+    untested = local["cluster"].isin(["all_neighbours", "no_variation"]).any()  # grey is more than islands then
+    legend = [(CLUSTER_COLOURS[k], L("sp_" + k)) for k in CLUSTER_COLOURS] + [
+        (F.MISSING, L("sp_no_statistic" if untested else "sp_island"))]
     page.add_figure(canvas.render("map_lisa", colours, legend, title=L("sp_map_lisa"), inset_title=inset_title,
                                   caption=L("sp_cap_lisa", period=res.period, neighbours=neighbours) + note), "spatial")
     if bym is None:
