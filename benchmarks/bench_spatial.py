@@ -3,8 +3,8 @@
 Bars (issue 15): Moran + LISA (999 permutations) + Gi* for 346 communes ≤ 2 s; BYM2 for 346 communes pooled
 ≤ 10 s; BYM2 per year for 16 years ≤ 60 s. The neighbours (polygons read, queen contiguity) are built once
 first and timed apart, after the import of brecha's spatial modules (timed too: since issue 19 they no
-longer import esda or libpysal, which cost 2.5-3.5 s of CPU before). Each step prints its wall and CPU time (the machine is shared: CPU time is the steadier number). BYM2 runs with
-BLAS limited to one thread when threadpoolctl is there (many threads only contend on 2 cores).
+longer import esda or libpysal, which cost 2.5-3.5 s of CPU before). Each step prints its wall and CPU time
+(the machine is shared: CPU time is the steadier number). BYM2 runs with BLAS limited to one thread when threadpoolctl is there (many threads only contend on 2 cores).
 """
 from __future__ import annotations
 

@@ -19,8 +19,9 @@ Local table (per unit and period):
                           conditional-permutation pseudo p-value (seeded; the same count per unit; at least 99
                           permutations, also with ``permutations=0``);
     ``lisa_q``            Benjamini-Hochberg (1995) q-value of ``lisa_p`` over the units of the period (scipy
-                          ``false_discovery_control``, :func:`brecha.spatial.moran.benjamini_hochberg`): the false discovery rate is controlled at the level α
-                          (default 0.05) by calling a unit a cluster when ``lisa_q`` ≤ α;
+                          ``false_discovery_control``; :func:`brecha.spatial.moran.benjamini_hochberg`): the
+                          false discovery rate is controlled at the level α (default 0.05) by calling a unit
+                          a cluster when ``lisa_q`` ≤ α;
     ``cluster``           ``high-high``, ``low-low``, ``high-low``, ``low-high`` (the unit's EB-standardised
                           rate, then its neighbours' mean) when ``lisa_q`` ≤ α, else ``not_significant``; units
                           without a statistic carry their reason (``island``, ``no_polygon``, ``no_seat``,
@@ -35,8 +36,9 @@ Local table (per unit and period):
                           weights and w_ii = 1: Σ_j w_ij x_j/Σ_j x_j, its analytic z (Ord & Getis 1995, eq. 9)
                           and two-sided normal p-value. When Marshall's between-unit variance is estimated at 0,
                           every smoothed rate is the prior mean: z is 0/0 and is left missing, with a warning
-                          (esda's z is then rounding noise: 0, 1e-8 or −inf). (esda's analytic variance is the binary-weight formula;
-                          with row-standardised weights it would be wrong, so brecha passes binary weights.)
+                          (esda's z is then rounding noise: 0, 1e-8 or −inf). (esda's analytic variance is the
+                          binary-weight formula; with row-standardised weights it would be wrong, so brecha
+                          passes binary weights.)
 Clusters describe where similar rates sit together; they do not explain why (and with 346 communes some
 "clusters" arise by chance: hence the FDR control).
 """

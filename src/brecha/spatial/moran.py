@@ -3,10 +3,11 @@ q-value, in numpy over :class:`~brecha.spatial.links.Links` (issue 19).
 
 The same numbers as esda 2.x (``Moran``, ``Moran_Rate``, ``Moran_Local_Rate``, ``G_Local(star=True)``) for
 the same data, links and seed, including the permutation p-values (esda without numba, as it is installed
-with brecha's tests; with numba esda draws from numba's own generator): the random draws are esda's, made by
-a local ``numpy.random.RandomState(seed)`` instead of numpy's global generator (which esda's ``Moran`` uses
-as it finds it, and which its ``Moran_Local`` seeds and leaves changed), except where esda is wrong (below). tests/spatial/test_moran_against_esda.py compares every number with esda's on Chile's communes and on
-North Carolina's counties. Why not esda itself: importing esda and libpysal costs 2.5-3.5 s of CPU (their
+with brecha's tests; with numba esda draws from numba's own generator), except where esda is wrong (below).
+The random draws are esda's, made by a local ``numpy.random.RandomState(seed)`` instead of numpy's global
+generator (which esda's ``Moran`` uses as it finds it, and which its ``Moran_Local`` seeds and leaves
+changed). tests/spatial/test_moran_against_esda.py compares every number with esda's on Chile's communes,
+on North Carolina's counties and on random graphs. Why not esda itself: importing esda and libpysal costs 2.5-3.5 s of CPU (their
 packages import scikit-learn, scipy.stats, requests, shapely), 5-10 times the computation on 346 communes;
 it was the largest single cost of the report's spatial step and of ``brecha spatial``.
 
@@ -20,7 +21,8 @@ Formulas (y the values, z = y − ȳ, n units, W the row-standardised links, w_i
   k = n Σz⁴/(Σz²)²: [n((n² − 3n + 3)S1 − nS2 + 3S0²) − k((n² − n)S1 − 2nS2 + 6S0²)]/((n − 1)(n − 2)(n − 3)S0²)
   − E[I]², S0 = Σw_ij, S1 = ½Σ(w_ij + w_ji)², S2 = Σ_i(w_i· + w_·i)²; two-sided normal p-values.
   Permutations: I of z relabelled at random (``RandomState(seed).permutation``, one per replicate);
-  z = (I − mean)/sd of the replicates (sd with divisor P); pseudo p = (1 + min(#{I_p ≥ I}, P − #{I_p ≥ I}))/(P + 1).
+  z = (I − mean)/sd of the replicates (sd with divisor P);
+  pseudo p = (1 + min(#{I_p ≥ I}, P − #{I_p ≥ I}))/(P + 1).
 - Local Moran (Anselin 1995): with z standardised (divided by the sd of y, divisor n),
   I_i = (n − 1) z_i (Wz)_i/Σz²; quadrant 1 high-high (z_i > 0, (Wz)_i > 0), 2 low-high, 3 low-low, 4 high-low.
   Conditional permutations (esda's ``crand``): replicate p draws the first c_max of a random permutation of
@@ -191,7 +193,8 @@ def global_moran(y, links, permutations: int = 0, seed: int = 0) -> dict:
 
 def local_moran(y, links, permutations: int = 999, seed: int = 0) -> dict:
     """Local Moran of ``y`` (in ``links.id_order``; every unit must have a neighbour): ``Is``, ``q``
-    (quadrant 1-4) and, with permutations, ``p_sim`` (module docstring)."""
+    (quadrant 1-4, 0 where undefined), ``every_other`` (the units linked to every other unit, without a
+    p-value) and, with permutations, ``p_sim`` (module docstring)."""
     with np.errstate(all="ignore"):
         return _local_moran(y, links, permutations, seed)
 
