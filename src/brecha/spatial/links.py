@@ -18,7 +18,8 @@ class Links:
     """Who neighbours whom among ``id_order`` (``neighbors``: unit -> its neighbours, in the given order).
 
     Links to units outside ``id_order`` are dropped; a unit may list another without being listed by it
-    (k nearest neighbours), and :meth:`symmetric` makes such links mutual.
+    (k nearest neighbours), and :meth:`symmetric` makes such links mutual. Links are not changed once made
+    (:meth:`subset` makes new ones), so their matrix is built once.
     """
 
     def __init__(self, neighbors: dict, id_order):
@@ -26,6 +27,7 @@ class Links:
         present = set(self.id_order)
         self.neighbors = {u: list(dict.fromkeys(v for v in neighbors.get(u, ()) if v in present and v != u))
                           for u in self.id_order}
+        self._matrix = None  # built once (the statistics of a period ask for it three or four times)
 
     @classmethod
     def of(cls, weights) -> "Links":
@@ -63,14 +65,16 @@ class Links:
 
     def matrix(self):
         """The 0/1 links as a scipy.sparse CSR matrix, rows and columns in ``id_order`` (row i lists i's
-        neighbours; not symmetric when the links are not)."""
-        import scipy.sparse as sp
+        neighbours; not symmetric when the links are not). A copy: the caller may change it."""
+        if self._matrix is None:
+            import scipy.sparse as sp
 
-        index = {u: k for k, u in enumerate(self.id_order)}
-        rows = np.repeat(np.arange(self.n), [len(self.neighbors[u]) for u in self.id_order])
-        cols = np.fromiter((index[v] for u in self.id_order for v in self.neighbors[u]), dtype=np.int64,
-                           count=len(rows))
-        return sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(self.n, self.n))
+            index = {u: k for k, u in enumerate(self.id_order)}
+            rows = np.repeat(np.arange(self.n), [len(self.neighbors[u]) for u in self.id_order])
+            cols = np.fromiter((index[v] for u in self.id_order for v in self.neighbors[u]), dtype=np.int64,
+                               count=len(rows))
+            self._matrix = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(self.n, self.n))
+        return self._matrix.copy()
 
     def row_standardised(self):
         """Each row of :meth:`matrix` divided by its count of neighbours (w_ij = 1/c_i): the weights of
