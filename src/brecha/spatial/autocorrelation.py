@@ -163,11 +163,11 @@ def spatial_autocorrelation(panel, outcome: str = "infant", years=None, pool: bo
                              period=str(period), n_units=len(ids), neighbours=nb.kind))
         q = benjamini_hochberg(lisa["p_sim"])
         cluster = np.where(q <= alpha, pd.Series(lisa["q"]).map(QUADRANTS).to_numpy(), "not_significant")
-        gi_star = gi["Gs"]
+        gi_star, gi_z, gi_p = gi["Gs"], gi["Zs"], gi["p_norm"]
         same = not np.ptp(dd / nn) > 0  # every rate equal: nothing to compare between neighbours
-        if same:
+        if same:  # every statistic blank here, whatever the smoothing's arithmetic gives
             cluster = np.full(len(ids), "no_variation", dtype=object)
-            gi_star = np.full(len(ids), np.nan)
+            gi_star = gi_z = gi_p = np.full(len(ids), np.nan)
             warn(MSG("no_variation", period=period, rate=f"{1000 * float(dd.sum() / nn.sum()):.3g}"))
         elif not np.ptp(eb) > 0:
             warn(MSG("gi_flat", period=period))
@@ -178,7 +178,7 @@ def spatial_autocorrelation(panel, outcome: str = "infant", years=None, pool: bo
         card = w.cardinalities
         local.append(pd.DataFrame({
             "unit": ids, "period": str(period), "lisa": lisa["Is"], "lisa_p": lisa["p_sim"], "lisa_q": q,
-            "cluster": cluster, "gi_star": gi_star, "gi_z": gi["Zs"], "gi_p": gi["p_norm"],
+            "cluster": cluster, "gi_star": gi_star, "gi_z": gi_z, "gi_p": gi_p,
             "eb_rate": eb * 1000, "n_neighbours": [int(card[u]) for u in ids]}))
         out_units = [u for u in part.index if u not in set(ids)]
         # a unit with births that the weights do not hold at all has no neighbour either
