@@ -1,5 +1,6 @@
 """The report's figures, kind by kind (issue 19, part E): CPU seconds of making and drawing each figure the
-default Chilean and Brazilian reports draw (charts to SVG, maps to PNG), in this process.
+default Chilean and Brazilian reports draw (every one to SVG; before their SVG was written by brecha, the charts
+were drawn by matplotlib and the maps to PNG), in this process.
 
 Each report is run once with ``BRECHA_JOBS=1`` (every figure drawn here) while every figure call is recorded
 (the function or map canvas and its arguments); then each figure is made and drawn again from those same
@@ -28,7 +29,8 @@ os.environ.setdefault("MPLBACKEND", "agg")
 FUNCTIONS = {"figures": ["line_chart", "small_multiples", "distribution_chart", "funnel_plot", "scatter_chart"],
              "figures_multiples": ["small_multiples"], "figures_gap_where": ["stacked_shares", "contributions_chart"],
              "figures_joinpoint": ["joinpoint_chart", "joinpoint_multiples"]}
-CANVASES = {"figures": ["MapCanvas"], "symbol_maps": ["SymbolCanvas", "TileCanvas"]}
+# (the polygon maps were figures.MapCanvas, drawn by matplotlib, before they were written as SVG: listed too)
+CANVASES = {"figures": ["MapCanvas"], "polygon_map": ["PolygonMap"], "symbol_maps": ["SymbolCanvas", "TileCanvas"]}
 
 
 def _record(example: str) -> list:
@@ -63,9 +65,14 @@ def _record(example: str) -> list:
                 setattr(holder, name, wrapper)
                 undo.append((holder, name, real))
     for mod_name, names in CANVASES.items():
-        module = importlib.import_module(f"brecha.report.{mod_name}")
+        try:
+            module = importlib.import_module(f"brecha.report.{mod_name}")
+        except ImportError:
+            continue
         for name in names:
-            cls = getattr(module, name)
+            cls = getattr(module, name, None)
+            if cls is None:
+                continue
             init, render = cls.__init__, cls.render
 
             def new_init(self, *args, _init=init, _cls=cls, **kwargs):

@@ -75,7 +75,7 @@ def test_report_in_both_languages(tmp_path, lang, words, capsys):
     for word in words:
         assert word in html
     figures = {p.name for p in (out / "figures").iterdir()}
-    assert {"map_rate.png", "map_smoothed.png", "map_trend.png"} <= figures
+    assert {"map_rate.svg", "map_smoothed.svg", "map_trend.svg"} <= figures
     assert "national_rate_neonatal.svg" in figures and "national_rate_postneonatal.svg" in figures
     # nothing Chilean where the registry answers: no commune wording anywhere in the page
     assert "comuna" not in html.lower() and "commune" not in html.lower()
@@ -110,7 +110,7 @@ def test_araucania_report_reads_the_raw_rows(tmp_path):
     out = tmp_path / "rep"
     assert main(["--lang", "en", "report", str(example_path("araucania")), "-o", str(out)]) == 0
     figures = {p.name for p in (out / "figures").iterdir()}
-    assert {"map_rate.png", "map_smoothed.png"} <= figures
+    assert {"map_rate.svg", "map_smoothed.svg"} <= figures
     html = (out / "index.html").read_text(encoding="utf-8")
     assert "Neonatal mortality rate" in html and "Post-neonatal mortality rate" in html
     assert "4.16" in html and "1.52" in html

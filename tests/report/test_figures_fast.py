@@ -1,37 +1,84 @@
 """The report's figures drawn with less CPU keep their content (issue 19; docs/performance.md "Drawing the
 report's figures"):
 
-- small multiples drawn without an Axes per panel: every panel's title and tick labels are in the SVG, and
-  every data point is drawn where its panel's own tick labels say that value is (checked point by point
-  from the SVG's text and marker positions, not from the code that drew them);
-- map panels that paint only the polygons in their view: the same PNG pixels as painting every polygon in
-  every panel, every commune painted in some panel;
-- PNG written as RGB (no alpha channel where every pixel is opaque): the same pixels as matplotlib's own PNG;
+- small multiples written as SVG by brecha (no matplotlib): every panel's title and tick labels are in the
+  SVG, and every data point is drawn where its panel's own tick labels say that value is (checked point by
+  point from the SVG's text and marker positions, not from the code that drew them);
+- (the maps are SVG written by brecha: tests/report/test_polygon_map.py and test_symbol_maps.py)
+- for the PNG files of ``brecha trends --plot``: PNG written as RGB (no alpha channel where every pixel is opaque): the same pixels as matplotlib's own PNG;
 - the constrained layout run once per drawing: the same SVG bytes as ``Figure(layout="constrained")``.
 """
 import io
 import re
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from brecha.registry import get_registry
 from brecha.report import figures as F
-from brecha.report import map_polygons
+from brecha.report import matplotlib_style
 from brecha.report.figures_multiples import small_multiples
 
-TEXT = re.compile(r'<text style="([^"]*)" x="([-\d.e]+)" y="([-\d.e]+)"[^>]*>([^<]*)</text>')
-MARKER = re.compile(r'<use xlink:href="#(m[0-9a-f]+)" x="([-\d.e]+)" y="([-\d.e]+)"')
+NS = "{http://www.w3.org/2000/svg}"
+CENTER = 0.36  # a y tick label's baseline below its tick, in ems of its size (centred on the tick)
+POINT = re.compile(r"([ML])([-\d.]+) ([-\d.]+)")
 
 
-def _bold(style: str) -> bool:
-    """A bold text: matplotlib >= 3.9 writes ``font-weight: 700``, 3.8 ``font: 700 8.5px ...``."""
-    return "font-weight: 700" in style or re.search(r"font: (700|bold) ", style) is not None
+@pytest.fixture
+def spanish():
+    """The report in Spanish (tick labels 0,25 and 1.000) for one test; the former language back after it."""
+    from brecha.i18n import get_language, set_language
+
+    before = get_language()
+    set_language("es")
+    yield
+    set_language(before)
 
 
-def _texts(svg: str):
-    return [(body, float(x), float(y), style) for style, x, y, body in TEXT.findall(svg)]
+def _panels(svg: bytes) -> list:
+    """The SVG's panels, ``<g id="panel-1">`` and on, in order."""
+    root = ET.fromstring(svg)
+    return [g for g in root.iter(NS + "g") if (g.get("id") or "").startswith("panel-")]
+
+
+def _texts(el) -> list[dict]:
+    return [{"text": t.text, "x": float(t.get("x")), "y": float(t.get("y")), "size": float(t.get("font-size")),
+             "anchor": t.get("text-anchor", "start"), "bold": t.get("font-weight") == "bold"}
+            for t in el.iter(NS + "text")]
+
+
+def _dots(el, fill: str) -> list[tuple[float, float]]:
+    return [(float(c.get("cx")), float(c.get("cy"))) for g in el.iter(NS + "g") if g.get("fill") == fill
+            for c in g.iter(NS + "circle")]
+
+
+def _pieces(d: str) -> list[np.ndarray]:
+    """A path's pieces (each from an ``M``) as arrays of (x, y)."""
+    out = []
+    for cmd, x, y in POINT.findall(d):
+        if cmd == "M":
+            out.append([])
+        out[-1].append((float(x), float(y)))
+    return [np.array(p) for p in out]
+
+
+def _y_ticks(panel) -> list[tuple[float, float]]:
+    """(value, tick y) of a panel's y tick labels (Spanish): right-aligned numbers centred on their ticks."""
+    return [(float(t["text"].replace("−", "-").replace(".", "").replace(",", ".")), t["y"] - CENTER * t["size"])
+            for t in _texts(panel) if t["anchor"] == "end"]
+
+
+def _line(pairs):
+    """value -> position through the (value, position) pairs, checked to lie on one straight line."""
+    pairs = np.array(pairs)
+    slope, intercept = np.polyfit(pairs[:, 0], pairs[:, 1], 1)
+    assert np.allclose(pairs[:, 1], slope * pairs[:, 0] + intercept, atol=0.01)
+    return lambda v: slope * np.asarray(v, dtype=float) + intercept
+
+
+def _years(panel) -> list[dict]:
+    return [t for t in _texts(panel) if t["anchor"] == "middle" and re.fullmatch(r"\d{4}", t["text"])]
 
 
 def _table():
@@ -51,51 +98,31 @@ def _table():
     return pd.DataFrame(rows)
 
 
-def _panel_of(x: float, lefts: list[float]) -> int:
-    return max(i for i, left in enumerate(lefts) if x >= left - 1e-6)
-
-
 @pytest.mark.parametrize("sharey", [False, True])
-def test_small_multiples_draw_every_point_where_the_axis_says(sharey):
+def test_small_multiples_draw_every_point_where_the_axis_says(sharey, spanish):
     table = _table()
     labels = {"gini": "Gini (weighted)", "ti": "Theil ×1000", "par": "PAR"}
     fig = small_multiples("t", table, labels=labels, ncols=3, sharey=sharey)
     assert (fig.name, fig.format) == ("t", "svg")
-    svg = fig.data.decode()
-    texts = _texts(svg)
-    titles = [t for t in texts if _bold(t[3])]
-    assert [t[0] for t in titles] == ["Gini (weighted)", "Theil ×1000", "PAR"]
-    lefts = [t[1] for t in titles]  # a title starts at its panel's left edge
+    panels = _panels(fig.data)
+    assert [[t["text"] for t in _texts(p) if t["bold"]] for p in panels] == [[v] for v in labels.values()]
     # x tick labels: the first and last year under every panel
-    years = [t for t in texts if "text-anchor: middle" in t[3]]
-    assert [t[0] for t in years] == ["2005", "2016"] * 3
+    assert [[t["text"] for t in _years(p)] for p in panels] == [["2005", "2016"]] * 3
     # y tick labels: right-aligned numbers left of a panel (only the first column's when sharey)
-    yticks = [t for t in texts if "text-anchor: end" in t[3]]
-    by_panel = {}
-    for body, x, y, _ in yticks:
-        by_panel.setdefault(_panel_of(x + 10, lefts), []).append((float(body.replace("−", "-")), y))
-    assert sorted(by_panel) == ([0] if sharey else [0, 1, 2])
-    assert all(len(v) >= 3 for v in by_panel.values())
-    # the markers: one per drawn estimate, in data order, each at the height its panel's ticks give
-    marks = [(float(x), float(y)) for _, x, y in MARKER.findall(svg)]
-    data = [(m, g.sort_values("year")) for m, g in table.groupby("measure", sort=False)]
-    expected = [(i, yr, e) for i, (_, g) in enumerate(data) for yr, e in zip(g["year"], g["estimate"])
-                if np.isfinite(e)]
-    assert len(marks) == len(expected) == 35
-    gaps = []
-    for (panel, year, value), (mx, my) in zip(expected, marks):
-        assert _panel_of(mx, lefts) == panel
-        ticks = np.array(by_panel[0 if sharey else panel])
-        slope, intercept = np.polyfit(ticks[:, 0], ticks[:, 1], 1)  # a label's SVG y for a value
-        assert np.allclose(ticks[:, 1], slope * ticks[:, 0] + intercept, atol=1e-3)
-        # a label's y is its baseline, the same distance below its tick for every label (same font): so the
-        # marker of a value sits that same distance above where a label of the value would be written
-        gaps.append(slope * value + intercept - my)
-        first, last = [t[1] for t in years[2 * panel:2 * panel + 2]]  # SVG x of 2005 and 2016
-        assert mx == pytest.approx(first + (year - 2005) / 11 * (last - first), abs=0.02)
-    assert 0 < np.mean(gaps) < 7 * 0.5 and np.ptp(gaps) < 0.02  # 7 px labels: half their size at most
+    ticks = [_y_ticks(p) for p in panels]
+    assert [bool(t) for t in ticks] == ([True, False, False] if sharey else [True, True, True])
+    assert all(len(t) >= 3 for t in ticks if t)
+    # the markers: one per drawn estimate, in data order, each where its panel's ticks put its value
+    for i, (panel, (_, g)) in enumerate(zip(panels, table.groupby("measure", sort=False))):
+        g = g[g["estimate"].notna()].sort_values("year")
+        to_y = _line(ticks[0 if sharey else i])
+        first, last = [t["x"] for t in _years(panel)]  # SVG x of 2005 and 2016
+        marks = np.array(_dots(panel, F.ACCENT))
+        assert len(marks) == len(g) == (11 if i == 1 else 12)
+        assert np.allclose(marks[:, 0], first + (g["year"] - 2005) / 11 * (last - first), atol=0.01)
+        assert np.allclose(marks[:, 1], to_y(g["estimate"]), atol=0.01)
     if sharey:  # one scale for all: its ticks span every panel's values (within one tick step)
-        values = np.sort([v for v, _ in by_panel[0]])
+        values = np.sort([v for v, _ in ticks[0]])
         step = values[1] - values[0]
         assert values[0] <= table["lower"].min() + step and values[-1] >= table["upper"].max() - step
 
@@ -106,36 +133,16 @@ def test_small_multiples_reference_line_and_long_titles():
     reference = pd.DataFrame({"year": np.arange(2003, 2019), "estimate": np.linspace(0.3, 0.1, 16)})
     long = "A measure with a name far longer than a panel is wide"
     fig = small_multiples("r", table, labels={"gini": long}, ncols=2, reference=reference)
-    svg = fig.data.decode()
-    titles = [t[0] for t in _texts(svg) if _bold(t[3])]
-    assert titles == [long[:33] + "…", "ti"]
-    assert svg.count("stroke-dasharray") >= 1  # the reference line, dashed
-    # the reference is cut at each panel's x range: no vertex left of a panel's first year tick - 0.5 year
-    years = [t for t in _texts(svg) if "text-anchor: middle" in t[3]]
-    per_year = (years[1][1] - years[0][1]) / 11
-    dashed = re.search(r'<path d="([^"]+)"[^>]*\n?[^>]*stroke-dasharray', svg)
-    assert dashed is not None
-    xs = [float(v) for v in re.findall(r"[ML] ?([-\d.]+) ", dashed.group(1))]
-    assert min(xs) >= years[0][1] - 0.5 * per_year - 0.01
-
-
-def test_visible_polygons_paint_the_same_pixels_as_every_polygon(monkeypatch):
-    reg = get_registry("CL")
-    units = reg.units["unit"].astype(str).tolist()
-    inset = reg.units.loc[reg.units["region"].astype(str) == "13", "unit"].astype(str).tolist()
-    canvas = F.MapCanvas(reg.polygons(), units, inset_region_units=inset, offshore=F.CHILE_OFFSHORE)
-    rng = np.random.default_rng(3)
-    colours = {u: F.SEQUENTIAL[i] for u, i in zip(units, rng.integers(0, 5, len(units)))}
-    legend = list(zip(F.SEQUENTIAL, "abcde"))
-    fast = canvas.render("m", colours, legend, title="T", legend_title="L", inset_title="I")
-    shown = [coll.visible() for coll in canvas.collections]
-    assert len(shown) == 4 and all(0 < k.sum() < len(k) for k in shown)  # each panel paints a part only
-    painted = set(np.asarray(canvas._poly_unit, dtype=object)[np.logical_or.reduce(shown)])
-    assert painted == set(canvas.drawn) and len(canvas.drawn) >= 340  # every commune on the map is painted
-    slow_canvas = F.MapCanvas(reg.polygons(), units, inset_region_units=inset, offshore=F.CHILE_OFFSHORE)
-    monkeypatch.setattr(map_polygons.VisiblePolygons, "visible", lambda self: np.ones(len(self._boxes), bool))
-    slow = slow_canvas.render("m", colours, legend, title="T", legend_title="L", inset_title="I")
-    assert fast.data == slow.data
+    panels = _panels(fig.data)
+    assert [t["text"] for p in panels for t in _texts(p) if t["bold"]] == [long[:33] + "…", "ti"]
+    for panel in panels:  # the reference, dashed, in every panel, cut at the panel's x range (years ± 0.5)
+        dashed = [p for p in panel.iter(NS + "path") if p.get("stroke-dasharray")]
+        assert len(dashed) == 1 and dashed[0].get("stroke") == F.MUTED
+        xs = np.concatenate(_pieces(dashed[0].get("d")))[:, 0]
+        first, last = [t["x"] for t in _years(panel)]
+        per_year = (last - first) / 11
+        assert xs.min() == pytest.approx(first - 0.5 * per_year, abs=0.01)
+        assert xs.max() == pytest.approx(last + 0.5 * per_year, abs=0.01)
 
 
 def test_png_bytes_are_matplotlibs_pixels():
@@ -143,7 +150,7 @@ def test_png_bytes_are_matplotlibs_pixels():
 
     from brecha.report.png_bytes import png_bytes
 
-    fig = F._new_figure(4, 3)
+    fig = matplotlib_style.new_figure(4, 3)
     ax = fig.add_subplot()
     ax.plot([1, 2, 3], [3, 1, 2], color=F.ACCENT)
     ax.fill_between([1, 2, 3], [1, 0, 1], [4, 3, 3], alpha=0.2)
@@ -174,7 +181,7 @@ def test_one_layout_figure_draws_the_bytes_of_a_constrained_figure():
         ax.set_title("Un título largo")
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
         out = io.BytesIO()
-        with F._rc():
+        with matplotlib_style.style():
             fig.savefig(out, format="svg", metadata={"Date": None})
         return out.getvalue()
 
@@ -204,65 +211,41 @@ def _brazil_region_fits():
     return fits, names
 
 
-def test_joinpoint_multiples_draw_every_rate_segment_and_joinpoint_where_the_axes_say():
-    """The joinpoint small multiples (`trends --plot`, the report's regions) drawn without an Axes per panel:
-    titles, the first and last year under each panel, y labels on the first column only; every observed rate
-    at the height its row's tick labels give and at its year; each segment's APC (starred when p < alpha); a
-    dotted line at each joinpoint's year, the panel's full height."""
+def test_joinpoint_multiples_draw_every_rate_segment_and_joinpoint_where_the_axes_say(spanish):
+    """The joinpoint small multiples (`trends --plot`, the report's regions) written as SVG: titles, the first
+    and last year under each panel, y labels on the first column only; every observed rate at the height its
+    row's tick labels give and at its year; each segment's APC (starred when p < alpha); a dotted line at each
+    joinpoint's year, the panel's full height."""
     from brecha.report.figures_joinpoint import joinpoint_multiples
 
     fits, names = _brazil_region_fits()
     codes = list(fits)
     assert sum(len(f["joinpoints"]) for f in fits.values()) >= 5
     fig = joinpoint_multiples("j", fits, labels=names, apc_label="APC", fmt=lambda v: f"{v:.1f}", alpha=0.05)
-    svg = fig.data.decode()
-    texts = _texts(svg)
-    titles = [t for t in texts if _bold(t[3])]
-    assert [t[0] for t in titles] == [names[c] for c in codes]
-    lefts = sorted({round(t[1], 3) for t in titles})
-    years = [t for t in texts if "text-anchor: middle" in t[3] and re.fullmatch(r"\d{4}", t[0])]
-    assert [t[0] for t in years] == ["2000", "2019"] * len(codes)
-    notes = [t[0] for t in texts if "text-anchor: middle" in t[3] and not re.fullmatch(r"\d{4}", t[0])]
+    panels = _panels(fig.data)
+    assert [t["text"] for p in panels for t in _texts(p) if t["bold"]] == [names[c] for c in codes]
+    assert [[t["text"] for t in _years(p)] for p in panels] == [["2000", "2019"]] * len(codes)
+    notes = [t["text"] for p in panels for t in _texts(p) if t["anchor"] == "middle" and t not in _years(p)]
     want = [f"{a:.1f}{'*' if p < 0.05 else ''}" for c in codes
             for a, p in zip(fits[c]["segments"]["apc"], fits[c]["segments"]["p_value"])]
     assert notes == want
     # y labels: left of the first column only, one set per row (ncols = 4: rows of panels 0-3 and 4)
-    yticks = [t for t in texts if "text-anchor: end" in t[3]]
-    assert {_panel_of(x + 10, lefts) for _, x, _, _ in yticks} == {0}
-    row_tops = sorted({round(t[2], 1) for t in titles})
-    rows = {}
-    for body, _, y, _ in yticks:
-        rows.setdefault(sum(y > top for top in row_tops) - 1, []).append((float(body.replace("−", "-")), y))
-    assert sorted(rows) == [0, 1]
-    marks = [(float(x), float(y)) for _, x, y in MARKER.findall(svg)]
-    assert len(marks) == sum(len(f["rate"]) for f in fits.values())
-    gaps, k = [], 0
-    for i, code in enumerate(codes):
-        ticks = np.array(rows[i // 4])
-        slope, intercept = np.polyfit(ticks[:, 0], ticks[:, 1], 1)
-        first, last = years[2 * i][1], years[2 * i + 1][1]
-        for year, rate in zip(fits[code]["observed_year"], fits[code]["rate"]):
-            mx, my = marks[k]
-            k += 1
-            assert _panel_of(mx, lefts) == i % 4
-            assert mx == pytest.approx(first + (year - 2000) / 19 * (last - first), abs=0.02)
-            gaps.append(slope * rate + intercept - my)
-    assert 0 < np.mean(gaps) < 7 * 0.5 and np.ptp(gaps) < 0.02
-    # the joinpoints: dotted vertical lines at their years, as tall as the panel's y axis
-    dotted = re.findall(r'<path d="M ([-\d.]+) ([-\d.]+) \s*L ([-\d.]+) ([-\d.]+) \s*" style="[^"]*stroke-dasharray',
-                        svg)
-    want_x, spans, k = [], [], 0
-    for i, code in enumerate(codes):
-        first, last = years[2 * i][1], years[2 * i + 1][1]
-        want_x += [first + (jp - 2000) / 19 * (last - first) for jp in fits[code]["joinpoints"]]
-        ys = [y for _, y in marks[k:k + len(fits[code]["rate"])]]
-        k += len(fits[code]["rate"])
-        spans += [(min(ys), max(ys))] * len(fits[code]["joinpoints"])
-    assert len(dotted) == len(want_x)
+    ticks = [_y_ticks(p) for p in panels]
+    assert [bool(t) for t in ticks] == [True, False, False, False, True]
     lengths = []
-    for (x0, y0, x1, y1), x, (low, high) in zip(dotted, want_x, spans):
-        x0, y0, x1, y1 = map(float, (x0, y0, x1, y1))
-        assert x0 == pytest.approx(x, abs=0.02) and x1 == x0
-        assert min(y0, y1) < low and max(y0, y1) > high  # past every rate of its panel, above and below
-        lengths.append(abs(y1 - y0))
-    assert np.ptp(lengths) < 1e-3  # every panel's full height, the same for all
+    for i, (code, panel) in enumerate(zip(codes, panels)):
+        to_y = _line(ticks[i - i % 4])
+        first, last = [t["x"] for t in _years(panel)]
+        marks = np.array(_dots(panel, F.MUTED))
+        fit = fits[code]
+        assert len(marks) == len(fit["rate"])
+        assert np.allclose(marks[:, 0], first + (fit["observed_year"] - 2000) / 19 * (last - first), atol=0.01)
+        assert np.allclose(marks[:, 1], to_y(fit["rate"]), atol=0.01)
+        # the joinpoints: dotted vertical lines at their years, past every rate of the panel above and below
+        dotted = [s for p in panel.iter(NS + "path") if p.get("stroke-dasharray") for s in _pieces(p.get("d"))]
+        assert len(dotted) == len(fit["joinpoints"])
+        for line, jp in zip(dotted, fit["joinpoints"]):
+            assert np.allclose(line[:, 0], first + (jp - 2000) / 19 * (last - first), atol=0.01)
+            assert line[:, 1].min() < marks[:, 1].min() and line[:, 1].max() > marks[:, 1].max()
+            lengths.append(np.ptp(line[:, 1]))
+    assert np.ptp(lengths) < 0.01  # every panel's full height, the same for all

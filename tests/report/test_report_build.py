@@ -22,7 +22,7 @@ def test_files_are_written(small_report):
     assert set(report.tables) == csvs
     figs = {p.name for p in (out / "figures").iterdir()}
     assert {f.filename for f in report.figures} == figs
-    assert {"national_rate.svg", "map_rate.png", "map_smoothed.png", "map_trend.png", "funnel.svg"} <= figs
+    assert {"national_rate.svg", "map_rate.svg", "map_smoothed.svg", "map_trend.svg", "funnel.svg"} <= figs
 
 
 def test_national_rate_matches_a_direct_count(small_report):

@@ -161,14 +161,16 @@ def test_an_older_report_stays_intact_when_the_new_run_fails_while_writing(tiny_
 def test_a_full_disk_while_drawing_a_figure_stops_the_report_and_keeps_the_earlier_one(
         tiny_study_path, tiny_report, tmp_path, monkeypatch, capsys, lang, words):
     """Before: the figure was dropped as 'analysis failed', and a report missing it replaced the earlier one
-    with exit 0. A full disk is the machine's problem: exit 2 naming the folder, the earlier report intact."""
-    import matplotlib.figure
+    with exit 0. A full disk is the machine's problem: exit 2 naming the folder, the earlier report intact.
+    (The figures are SVG text made in memory now, but an OSError of the machine met while one is made must
+    still stop the report, not leave the figure out.)"""
+    from brecha.report import svg
 
     out = tmp_path / "rep"
     write_report(tiny_report, out)
     before = snapshot(out)
     calls = [0]
-    original = matplotlib.figure.Figure.savefig
+    original = svg.Svg.to_bytes
 
     def full_at_the_second(self, *args, **kwargs):
         calls[0] += 1
@@ -176,8 +178,8 @@ def test_a_full_disk_while_drawing_a_figure_stops_the_report_and_keeps_the_earli
             raise OSError(28, "No space left on device")
         return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", full_at_the_second)
-    monkeypatch.setenv("BRECHA_JOBS", "1")  # drawn here, so the calls are counted (children: test_render.py)
+    monkeypatch.setattr(svg.Svg, "to_bytes", full_at_the_second)
+    monkeypatch.setenv("BRECHA_JOBS", "1")
     outputs.forget_completed()
     assert main(["--lang", lang, "report", str(tiny_study_path), "-o", str(out)]) == 2
     err = capsys.readouterr().err

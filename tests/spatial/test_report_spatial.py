@@ -55,7 +55,7 @@ def test_report_spatial_section(tmp_path, lang, caveat):
     assert caveat in page
     assert ("nested Laplace approximation" if lang == "en" else "aproximación de Laplace anidada") in page  # methods
     for name in ("map_lisa", "map_bym2", "map_prob_above"):
-        assert (out / "figures" / f"{name}.png").exists()
+        assert (out / "figures" / f"{name}.svg").exists()
     glob = pd.read_csv(out / "tables" / "spatial_global.csv", dtype={"period": str})
     local = pd.read_csv(out / "tables" / "spatial_local.csv", dtype={"unit": str, "period": str})
     bym2 = pd.read_csv(out / "tables" / "spatial_bym2.csv", dtype={"unit": str, "period": str})

@@ -22,7 +22,7 @@ from .data import load_study_panel
 from .headline import extreme_fifths, log_linear_apc  # noqa: F401 - importable from here, as before
 from .labels import L, set_outcome
 from .page import Page
-from . import ahead, forked, render
+from . import ahead, forked
 from .sections import FURTHER_OUTCOME, ORDER, STEPS, data, methods, other_outcomes
 
 
@@ -49,7 +49,7 @@ def build_report(study, output_dir, *, lang: str | None = None, progress=None, w
 def _build(study, output_dir, lang, progress, write, bar=None) -> Report:
     report = Report(study=study, lang=lang, title=study.title_in(lang) or L("report", lang))
     clock = _Clock(progress, lang, report.timings, bar)
-    with render.session() as draw_all, warnings.catch_warnings(record=True) as caught:
+    with forked.session(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with clock(L("p_load", lang)):
             panel = load_study_panel(study, report)
@@ -61,8 +61,6 @@ def _build(study, output_dir, lang, progress, write, bar=None) -> Report:
             if have and name not in have:
                 report.excluded.append(L("ex_outcome_absent", lang, outcome=name, have=", ".join(have)))
         _assemble(report, study, panel, lang, clock)
-        with clock(L("p_figures_wait", lang)):  # the figures forked children drew meanwhile (render.py)
-            draw_all(report.figures)
         for w in caught:
             text = str(w.message)
             if text not in report.warnings and "Ignoring fixed" not in text:

@@ -1,18 +1,25 @@
-"""The report's figures, drawn with matplotlib (Agg, no pyplot state): trend charts, the funnel plot,
-inequality over time, the distribution per year, and choropleth maps from the registry's GeoJSON polygons
-(polygons built once and recoloured for every map, each panel painting those in its view: map_polygons.py).
-The small multiples (inequality over time, regions) are in :mod:`brecha.report.figures_multiples`.
+"""The report's charts and what every figure shares: the palette, the :class:`Figure` (a file name, its
+format, its bytes, and the caption and alt text the HTML shows), and the colour classes of the maps.
 
-Every function returns a :class:`Figure`: a file name, the format (``svg`` for charts, ``png`` for
-maps), the bytes, and the caption and alt text the HTML shows.
+The charts here (the national rate and other lines over years, the distribution per year, the funnel plot,
+the co-movement scatter) are written as SVG text by brecha itself (:mod:`brecha.report.svg`,
+:mod:`brecha.report.svg_axes`), without matplotlib (issue 19: importing and driving it was about a quarter of
+the report's CPU). The small multiples are in :mod:`brecha.report.figures_multiples`, the joinpoint charts in
+:mod:`brecha.report.figures_joinpoint`, the bars of "Where is the gap?" in
+:mod:`brecha.report.figures_gap_where`, the maps in :mod:`brecha.report.polygon_map` and
+:mod:`brecha.report.symbol_maps`. matplotlib only draws the PNG (or PDF) files a user asks for with
+``brecha trends --method joinpoint --plot`` (:mod:`brecha.report.figures_print`).
 """
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+from .svg import Svg, text_width
+from .svg_axes import (LABEL_SIZE, NOTE_SIZE, PAD, TICK, Chart, Frame, along, free_corner, legend, legend_size,
+                       log_ticks, padded, tick_labels, wrap, year_ticks)
 
 # A calm palette that prints well in grey: ink, accent, and a colour-blind-safe sequential ramp.
 INK = "#1f2933"
@@ -46,91 +53,270 @@ class Figure:
         return "image/svg+xml" if self.format == "svg" else "image/png"
 
 
-def _rc():
-    import matplotlib
-
-    return matplotlib.rc_context({
-        "font.family": ["DejaVu Sans"], "font.size": 9, "axes.edgecolor": MUTED, "axes.labelcolor": INK,
-        "xtick.color": MUTED, "ytick.color": MUTED, "axes.spines.top": False, "axes.spines.right": False,
-        "axes.grid": True, "grid.color": GRID, "grid.linewidth": 0.8, "axes.axisbelow": True,
-        "svg.fonttype": "none", "svg.hashsalt": "brecha", "legend.frameon": False,
-        "axes.titlesize": 10, "axes.titleweight": "bold", "axes.titlelocation": "left",
-    })
-
-
-def _new_figure(width: float, height: float, layout: str | None = "constrained"):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure as MplFigure
-
-    if layout == "constrained":  # laid out once per drawing, not twice (layout_once.py)
-        from .layout_once import OneLayoutFigure
-
-        fig = OneLayoutFigure(figsize=(width, height))
-    else:
-        fig = MplFigure(figsize=(width, height), layout=layout)
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def _save(fig, fmt: str, dpi: int = 110, kept: bool = False) -> bytes:
-    """The figure's bytes; while the report draws in parallel (:mod:`brecha.report.render`), a ``Pending``
-    a forked child is drawing, which the report turns into these bytes before writing its files. ``kept``:
-    the figure is drawn again later (a map canvas, recoloured), so its layout must advance here too."""
-    from .render import draw
-
-    return draw(_draw_bytes, fig, fmt, dpi, kept=kept)
-
-
-def _draw_bytes(fig, fmt: str, dpi: int) -> bytes:
-    if fmt == "png":  # the same pixels, compressed faster (png_bytes.py)
-        from .png_bytes import png_bytes
-
-        return png_bytes(fig, dpi)
-    buf = io.BytesIO()
-    kwargs = {"metadata": {"Date": None}} if fmt == "svg" else {"metadata": {"Software": None}}
-    fig.savefig(buf, format=fmt, dpi=dpi, facecolor="white", **kwargs)
-    return buf.getvalue()
-
-
 # ------------------------------------------------------------------------------------------ charts
+# Written as SVG text (brecha.report.svg, svg_axes): no matplotlib (issue 19). Sizes in points, the former
+# matplotlib figure sizes in inches x 72.
+
+LINE_COLOURS = [ACCENT, BLUE, "#5b8e7d", "#8c6d9b", "#c4a35a", MUTED]
+
+
+def _finite(*arrays) -> np.ndarray:
+    """The finite values among ``arrays``."""
+    values = np.concatenate([np.asarray(a, dtype=float).ravel() for a in arrays] or [np.array([])])
+    return values[np.isfinite(values)]
+
+
+def _band(svg: Svg, xs, lower, upper, colour: str) -> None:
+    """A band between ``lower`` and ``upper`` (points), one polygon per run of points with both bounds (as
+    matplotlib's ``fill_between``: broken where a bound is missing)."""
+    ok = np.isfinite(xs) & np.isfinite(lower) & np.isfinite(upper)
+    starts = np.flatnonzero(ok & ~np.concatenate([[False], ok[:-1]]))
+    for start in starts:
+        end = start
+        while end + 1 < len(ok) and ok[end + 1]:
+            end += 1
+        run = slice(start, end + 1)
+        svg.polygon(np.concatenate([xs[run], xs[run][::-1]]), np.concatenate([lower[run], upper[run][::-1]]),
+                    fill=colour, opacity=0.15)
+
+
+def _place_legend(chart: Chart, entries, xs, ys) -> None:
+    """The legend in the corner of the plot area that covers none of the points ``(xs, ys)``, else below the
+    chart (room kept by the caller: ``below``)."""
+    corner = free_corner(chart.frame, entries, xs, ys)
+    if corner is not None:
+        legend(chart.svg, entries, *corner, ground=True)
+        return
+    ncol = _legend_columns(entries, chart.svg.width)
+    width = legend_size(entries, ncol)[0]
+    legend(chart.svg, entries, (chart.svg.width - width) / 2, chart.frame.box[3] + _under_axis(chart), ncol=ncol)
+
+
+def _under_axis(chart: Chart) -> float:
+    """Points from the plot area's bottom to below its x tick labels and title."""
+    return TICK + PAD + LABEL_SIZE + (LABEL_SIZE * 1.25 + 2 if chart.xtitle else 0) + 4
+
+
+def _legend_columns(entries, width: float) -> int:
+    """As many columns as fit in ``width`` points."""
+    ncol = len(entries)
+    while ncol > 1 and legend_size(entries, ncol)[0] > width - 8:
+        ncol -= 1
+    return ncol
+
 
 def line_chart(name: str, series: pd.DataFrame, *, ylabel: str, title: str = "", caption: str = "",
                alt: str = "", ymin0: bool = True, width: float = 6.4, height: float = 3.2,
                note: str = "") -> Figure:
     """Lines over years with optional CI bands. ``series``: columns ``label, year, estimate`` and optionally
-    ``lower, upper``. The first label is drawn in the accent colour, the others in blue/grey tones."""
-    colours = [ACCENT, BLUE, "#5b8e7d", "#8c6d9b", "#c4a35a", MUTED]
-    with _rc():
-        fig = _new_figure(width, height)
-        ax = fig.add_subplot()
-        for i, (label, group) in enumerate(series.groupby("label", sort=False)):
-            g = group.sort_values("year")
-            colour = colours[i % len(colours)]
-            x = g["year"].astype(float).to_numpy()
-            y = g["estimate"].astype(float).to_numpy()
-            if {"lower", "upper"} <= set(g.columns) and g["lower"].notna().any():
-                ax.fill_between(x, g["lower"].astype(float), g["upper"].astype(float), color=colour,
-                                alpha=0.15, linewidth=0)
-            ax.plot(x, y, color=colour, linewidth=2, marker="o", markersize=3, label=str(label))
-        ax.set_ylabel(ylabel)
-        if title:
-            ax.set_title(title)
-        values = [series[c].astype(float).to_numpy() for c in ("estimate", "lower") if c in series]
-        lowest = float(np.nanmin(np.concatenate(values))) if values and np.isfinite(np.concatenate(values)).any() \
-            else 0.0
-        if ymin0 and lowest >= 0:
-            ax.set_ylim(bottom=0)
-        elif lowest < 0:  # measures that can be negative (PAR%, AR): show them, with the zero line
-            ax.axhline(0, color=MUTED, linewidth=0.8)
-        _year_ticks(ax, series["year"])
-        if series["label"].nunique() > 1:
-            ax.legend(loc="best", fontsize=8)
-        if note:
-            fig.text(0.01, 0.0, note, fontsize=7, color=MUTED, ha="left", va="bottom")
-        return Figure(name, "svg", _save(fig, "svg"), caption, alt or caption)
+    ``lower, upper``. Per label, in order (colours cycling accent, blue, then muted tones): its band
+    (``lower``-``upper``, 15 % opaque, broken where a bound is missing), a 2-pt line broken at missing
+    estimates, 3-pt dots. y from 0 when ``ymin0`` and no value is negative, else the data padded by 5 %
+    with the zero line; a legend (more than one label) in a corner of the plot the data leave free, else
+    under the chart; the note wrapped at the bottom left."""
+    W, H = width * 72, height * 72
+    groups = [(str(label), g.sort_values("year")) for label, g in series.groupby("label", sort=False)]
+    values = _finite(*[series[c] for c in ("estimate", "lower", "upper") if c in series])
+    lo, hi = (values.min(), values.max()) if len(values) else (0.0, 1.0)
+    ylim = padded(lo, hi)
+    if ymin0 and lo >= 0:
+        ylim = (0.0, ylim[1])
+    years, xlim = year_ticks(series["year"] if "year" in series else [])
+    note_lines = wrap(note, 0.98 * W, NOTE_SIZE) if note else []
+    entries = [(label, "line", LINE_COLOURS[i % len(LINE_COLOURS)], {"width": 2, "marker": True})
+               for i, (label, _) in enumerate(groups)] if len(groups) > 1 else []
+    below = len(note_lines) * NOTE_SIZE * 1.2 + (2 if note_lines else 0)
+    layout = dict(xlim=xlim, ylim=ylim, xticks=years, xlabels=[str(y) for y in years], ytitle=ylabel, title=title)
+    chart = Chart(W, H, below=below, **layout)
+    points = _line_points(chart.frame, groups)
+    if entries and free_corner(chart.frame, entries, *points) is None:
+        ncol = _legend_columns(entries, W)
+        chart = Chart(W, H, below=below + legend_size(entries, ncol)[1] + 2, **layout)
+        points = _line_points(chart.frame, groups)
+    chart.draw_axes()
+    f, svg = chart.frame, chart.svg
+    svg.open(clip=f.clip())
+    for i, (label, g) in enumerate(groups):
+        colour = LINE_COLOURS[i % len(LINE_COLOURS)]
+        x = f.fx(g["year"].astype(float).to_numpy())
+        if {"lower", "upper"} <= set(g.columns) and g["lower"].notna().any():
+            _band(svg, x, f.fy(g["lower"].astype(float).to_numpy()), f.fy(g["upper"].astype(float).to_numpy()),
+                  colour)
+        y = f.fy(g["estimate"].astype(float).to_numpy())
+        svg.polyline(x, y, stroke=colour, width=2)
+        svg.circles(x, y, 1.5, fill=colour)
+    if lo < 0:  # measures that can be negative (PAR%, AR): the zero line
+        svg.line(f.box[0], float(f.fy(0)), f.box[2], float(f.fy(0)), stroke=MUTED, width=0.8)
+    svg.close()
+    _place_legend(chart, entries, *points)
+    chart.note(note_lines)
+    return Figure(name, "svg", chart.to_bytes(), caption, alt or caption)
+
+
+def _line_points(frame: Frame, groups) -> tuple[np.ndarray, np.ndarray]:
+    """Where the lines and bands of :func:`line_chart` pass, in points: what its legend must not cover."""
+    xs, ys = [np.array([])], [np.array([])]
+    for _, g in groups:
+        x = frame.fx(g["year"].astype(float).to_numpy())
+        for column in ("estimate", "lower", "upper"):
+            if column in g:
+                px, py = along(x, frame.fy(g[column].astype(float).to_numpy()))
+                xs.append(px)
+                ys.append(py)
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def box_stats(values) -> dict | None:
+    """The box of a box plot as matplotlib's ``boxplot(whis=(5, 95))`` computes it: quartiles and median by
+    numpy's percentiles (linear interpolation); the whiskers end at the most extreme values inside the 5th
+    and 95th percentiles (not beyond the box). ``None`` for no values."""
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    if not len(x):
+        return None
+    q1, median, q3 = np.percentile(x, [25, 50, 75])
+    low, high = np.percentile(x, [5, 95])
+    inside_high, inside_low = x[x <= high], x[x >= low]
+    whisker_high = q3 if not len(inside_high) or inside_high.max() < q3 else inside_high.max()
+    whisker_low = q1 if not len(inside_low) or inside_low.min() > q1 else inside_low.min()
+    return {"q1": q1, "median": median, "q3": q3, "low": float(whisker_low), "high": float(whisker_high)}
+
+
+def distribution_chart(name: str, rates: pd.DataFrame, *, ylabel: str, caption: str = "", alt: str = "",
+                       national: pd.DataFrame | None = None, national_label: str = "") -> Figure:
+    """Box plots of the unit rates per year (the spread between units), with the national rate on top.
+    ``rates``: ``year, estimate``; ``national``: ``year, estimate``. Each box (0.6 years wide) spans the
+    25th-75th percentiles with the median across it, its whiskers (caps 0.3 years) as :func:`box_stats`;
+    no points beyond them. y from 0; the national line (2 pt, dots) with its legend in a free corner."""
+    years = sorted(int(y) for y in rates["year"].dropna().unique())
+    boxes = {y: box_stats(rates.loc[rates["year"] == y, "estimate"]) for y in years}
+    drawn = [b for b in boxes.values() if b]
+    nat = national.sort_values("year") if national is not None and len(national) else None
+    nat_x = nat["year"].astype(float).to_numpy() if nat is not None else np.array([])
+    nat_y = nat["estimate"].astype(float).to_numpy() if nat is not None else np.array([])
+    values = _finite([b["low"] for b in drawn], [b["high"] for b in drawn], nat_y)
+    ylim = (0.0, padded(values.min(), values.max())[1]) if len(values) else (0.0, 1.0)
+    labelled, xlim = year_ticks(years or nat_x)
+    chart = Chart(460.8, 237.6, xlim=xlim, ylim=ylim, xticks=labelled, xlabels=[str(y) for y in labelled],
+                  ytitle=ylabel)
+    chart.draw_axes()
+    f, svg = chart.frame, chart.svg
+    svg.open(clip=f.clip())
+    for year, b in boxes.items():
+        if b:
+            _box(svg, f, year, b)
+    entries = []
+    if nat is not None:
+        svg.polyline(f.fx(nat_x), f.fy(nat_y), stroke=ACCENT, width=2)
+        svg.circles(f.fx(nat_x), f.fy(nat_y), 1.5, fill=ACCENT)
+        entries = [(national_label, "line", ACCENT, {"width": 2, "marker": True})]
+    svg.close()
+    if entries:
+        xs, ys = [along(f.fx(nat_x), f.fy(nat_y))[0]], [along(f.fx(nat_x), f.fy(nat_y))[1]]
+        for year, b in boxes.items():  # the boxes and whiskers, sampled up three verticals
+            for x in (year - 0.3, year, year + 0.3) if b else ():
+                px, py = along(f.fx([x, x]), f.fy([b["low"], b["high"]]))
+                xs.append(px)
+                ys.append(py)
+        legend(svg, entries, *free_corner(f, entries, np.concatenate(xs), np.concatenate(ys), fewest=True),
+               ground=True)
+    return Figure(name, "svg", chart.to_bytes(), caption, alt or caption)
+
+
+def _box(svg: Svg, f: Frame, year: float, b: dict) -> None:
+    """One box of :func:`distribution_chart`: whiskers and caps, the box, the median."""
+    x0, x1, c0, c1, mid = f.fx([year - 0.3, year + 0.3, year - 0.15, year + 0.15, year]).tolist()
+    low, q1, median, q3, high = f.fy([b["low"], b["q1"], b["median"], b["q3"], b["high"]]).tolist()
+    svg.lines([((mid, q1), (mid, low)), ((mid, q3), (mid, high)), ((c0, low), (c1, low)), ((c0, high), (c1, high))],
+              stroke=MUTED, width=1.0)
+    svg.rect(x0, q3, x1 - x0, q1 - q3, fill="#fde0c5", stroke=MUTED, width=0.8)
+    svg.line(x0, median, x1, median, stroke=INK, width=1.2)
+
+
+HIGH_FLAGS, LOW_FLAGS = ["high", "above", "alto", "upper"], ["low", "below", "bajo", "lower"]
+LIMIT_STYLES = [(("lower_95", "upper_95"), "3.7,1.6", "95%"), (("lower_998", "upper_998"), None, "99.8%")]
+
+
+def funnel_plot(name: str, table: pd.DataFrame, *, xlabel: str, ylabel: str, caption: str = "", alt: str = "",
+                labels: dict | None = None, highlight: int = 6) -> Figure:
+    """Funnel plot: unit rates against births, with the target line and the control limits.
+
+    ``table``: ``births, estimate`` and the limit columns found among ``lower_95, upper_95, lower_998,
+    upper_998``, ``target``, and optionally ``flag`` and ``name``. Births on a log axis (:func:`log_ticks`,
+    labelled as plain numbers in the report's language, limits padded 5 % of the decades); the 95 % limits
+    dashed, the 99.8 % solid, the target a line across; units grey, above the limits accent, below blue; the
+    ``highlight`` highest rates above named. y from 0 to 1.1 times the 99.5th percentile of the rates (at
+    least 1): units above are cut off, their names left out."""
+    t = table.dropna(subset=["births", "estimate"])
+    t = t[t["births"].astype(float) > 0]
+    x, y = t["births"].astype(float).to_numpy(), t["estimate"].astype(float).to_numpy()
+    order = np.argsort(x)
+    logs = np.log10(x)
+    xlim = tuple(10.0 ** np.asarray(padded(logs.min(), logs.max()))) if len(x) else (1.0, 10.0)
+    labelled, minor = log_ticks(*xlim)
+    ylim = (0.0, max(np.nanpercentile(y, 99.5) * 1.1 if len(y) else 1.0, 1.0))
+    chart = Chart(460.8, 273.6, xlim=xlim, ylim=ylim, xticks=labelled, xlabels=tick_labels(labelled),
+                  xtitle=xlabel, ytitle=ylabel, xlog=True, minor_x=minor)
+    chart.draw_axes()
+    f, svg = chart.frame, chart.svg
+    px, py = f.fx(x), f.fy(y)
+    svg.open(clip=f.clip())
+    entries, limits = [], []
+    for (lo, hi), dash, text in LIMIT_STYLES:
+        if lo in t and hi in t:
+            for column in (lo, hi):
+                line_y = f.fy(t[column].astype(float).to_numpy()[order])
+                svg.polyline(px[order], line_y, stroke=MUTED, width=1, dash=dash)
+                limits.append(along(px[order], line_y))
+            entries.append((text, "line", MUTED, {"width": 1, "dash": dash}))
+    target = float(f.fy(t["target"].astype(float).iloc[0])) if "target" in t and len(t) else np.nan
+    if np.isfinite(target):
+        svg.line(f.box[0], target, f.box[2], target, stroke=INK, width=1)
+    flag = t["flag"].astype(str).to_numpy() if "flag" in t else np.array([""] * len(t))
+    high, low = np.isin(flag, HIGH_FLAGS), np.isin(flag, LOW_FLAGS)
+    svg.circles(px[~high & ~low], py[~high & ~low], 1.58, fill="#9aa5b1", opacity=0.7)
+    svg.circles(px[high], py[high], 2, fill=ACCENT)
+    svg.circles(px[low], py[low], 2, fill=BLUE)
+    svg.close()
+    named = [i for i in highlighted(y, high, highlight) if y[i] <= ylim[1]] if "name" in t else []
+    names = [(px[i] + 3, py[i] - 2, str(t["name"].iloc[i])) for i in named]  # those cut off left out
+    if entries:  # in the corner covering fewest units, names and limit lines
+        xs = np.concatenate([px, *[lx for lx, _ in limits], *[[nx, nx + text_width(n, 6.5)] for nx, _, n in names]])
+        ys = np.concatenate([py, *[ly for _, ly in limits], *[[ny, ny] for _, ny, _ in names]])
+        legend(svg, entries, *free_corner(f, entries, xs, ys, fewest=True), ground=True)
+    for x, y_text, text in names:
+        svg.text(x, y_text, text, size=6.5, colour=INK)
+    return Figure(name, "svg", chart.to_bytes(), caption, alt or caption)
+
+
+def highlighted(rates, high, count: int) -> np.ndarray:
+    """Positions of the ``count`` highest ``rates`` among the units flagged ``high``, highest first."""
+    idx = np.flatnonzero(high)
+    return idx[np.argsort(-np.asarray(rates, dtype=float)[idx], kind="stable")][:count]
+
+
+def scatter_chart(name: str, x, y, *, xlabel: str, ylabel: str, labels=None, caption: str = "",
+                  alt: str = "") -> Figure:
+    """A scatter of two yearly series (co-movement), each point (accent) labelled with its year (7 pt, muted,
+    3 pt right and 2 pt above it); both axes with round ticks, the data padded by 5 %."""
+    xs, ys = np.asarray(x, dtype=float).ravel(), np.asarray(y, dtype=float).ravel()
+    ok = np.isfinite(xs) & np.isfinite(ys)
+    xlim = padded(xs[ok].min(), xs[ok].max()) if ok.any() else (0.0, 1.0)
+    ylim = padded(ys[ok].min(), ys[ok].max()) if ok.any() else (0.0, 1.0)
+    chart = Chart(331.2, 244.8, xlim=xlim, ylim=ylim, xtitle=xlabel, ytitle=ylabel)
+    chart.draw_axes()
+    f, svg = chart.frame, chart.svg
+    svg.circles(f.fx(xs), f.fy(ys), 2.12, fill=ACCENT)
+    if labels is not None:
+        for xi, yi, good, text in zip(f.fx(xs), f.fy(ys), ok, labels):
+            if good:
+                svg.text(float(xi) + 3, float(yi) - 2, str(text), size=7, colour=MUTED)
+    return Figure(name, "svg", chart.to_bytes(), caption, alt or caption)
 
 
 def _year_ticks(ax, years) -> None:
+    """A matplotlib time axis' ticks (every year up to 10, every second up to 20, else every fifth) and
+    limits; kept for the figures still drawn with matplotlib."""
     years = sorted(int(y) for y in pd.unique(pd.Series(years).dropna()))
     if not years:
         return
@@ -139,230 +325,7 @@ def _year_ticks(ax, years) -> None:
     ax.set_xlim(years[0] - 0.5, years[-1] + 0.5)
 
 
-def distribution_chart(name: str, rates: pd.DataFrame, *, ylabel: str, caption: str = "", alt: str = "",
-                       national: pd.DataFrame | None = None, national_label: str = "") -> Figure:
-    """Box plots of the unit rates per year (the spread between units), with the national rate on top.
-    ``rates``: ``year, estimate``; ``national``: ``year, estimate``."""
-    years = sorted(int(y) for y in rates["year"].dropna().unique())
-    data = [rates.loc[rates["year"] == y, "estimate"].dropna().astype(float).to_numpy() for y in years]
-    with _rc():
-        fig = _new_figure(6.4, 3.3)
-        ax = fig.add_subplot()
-        ax.boxplot(data, positions=years, widths=0.6, whis=(5, 95), showfliers=False, patch_artist=True,
-                   manage_ticks=False,
-                   boxprops={"facecolor": "#fde0c5", "edgecolor": MUTED, "linewidth": 0.8},
-                   medianprops={"color": INK, "linewidth": 1.2}, whiskerprops={"color": MUTED},
-                   capprops={"color": MUTED})
-        if national is not None and len(national):
-            g = national.sort_values("year")
-            ax.plot(g["year"].astype(float), g["estimate"].astype(float), color=ACCENT, linewidth=2,
-                    marker="o", markersize=3, label=national_label)
-            ax.legend(loc="upper right", fontsize=8)
-        ax.set_ylabel(ylabel)
-        ax.set_ylim(bottom=0)
-        _year_ticks(ax, years)
-        return Figure(name, "svg", _save(fig, "svg"), caption, alt or caption)
-
-
-def funnel_plot(name: str, table: pd.DataFrame, *, xlabel: str, ylabel: str, caption: str = "", alt: str = "",
-                labels: dict | None = None, highlight: int = 6) -> Figure:
-    """Funnel plot: unit rates against births, with the target line and the control limits.
-
-    ``table``: ``births, estimate`` and the limit columns found among ``lower_95, upper_95, lower_998,
-    upper_998`` (or ``lower2, upper2, lower3, upper3``), ``target``, and optionally ``flag`` and ``name``.
-    """
-    t = table.dropna(subset=["births", "estimate"]).copy()
-    t = t[t["births"].astype(float) > 0]
-    x = t["births"].astype(float).to_numpy()
-    y = t["estimate"].astype(float).to_numpy()
-    order = np.argsort(x)
-    with _rc():
-        fig = _new_figure(6.4, 3.8)
-        ax = fig.add_subplot()
-        ax.set_xscale("log")
-        from .log_ticks import plain_log_labels
-
-        plain_log_labels(ax.xaxis)  # its labels as text, not mathtext (0.5 s of CPU less; log_ticks.py)
-        limit_styles = [(("lower_95", "upper_95"), "--", "95%"), (("lower_998", "upper_998"), "-", "99.8%")]
-        for (lo, hi), style, lab in limit_styles:
-            if lo in t and hi in t:
-                ax.plot(x[order], t[lo].astype(float).to_numpy()[order], style, color=MUTED, linewidth=1)
-                ax.plot(x[order], t[hi].astype(float).to_numpy()[order], style, color=MUTED, linewidth=1,
-                        label=lab)
-        if "target" in t:
-            ax.axhline(float(t["target"].astype(float).iloc[0]), color=INK, linewidth=1)
-        flag = t["flag"].astype(str).to_numpy() if "flag" in t else np.array([""] * len(t))
-        high = np.isin(flag, ["high", "above", "alto", "upper"])
-        low = np.isin(flag, ["low", "below", "bajo", "lower"])
-        ax.scatter(x[~high & ~low], y[~high & ~low], s=10, color="#9aa5b1", alpha=0.7, linewidths=0)
-        ax.scatter(x[high], y[high], s=16, color=ACCENT, linewidths=0)
-        ax.scatter(x[low], y[low], s=16, color=BLUE, linewidths=0)
-        if "name" in t and highlight:
-            idx = np.where(high)[0]
-            idx = idx[np.argsort(-y[idx])][:highlight]
-            for i in idx:
-                ax.annotate(str(t["name"].iloc[i]), (x[i], y[i]), fontsize=6.5, color=INK,
-                            xytext=(3, 2), textcoords="offset points")
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        top = np.nanpercentile(y, 99.5) if len(y) else 1
-        ax.set_ylim(0, max(top * 1.1, 1))
-        ax.legend(loc="upper right", fontsize=8)
-        return Figure(name, "svg", _save(fig, "svg"), caption, alt or caption)
-
-
-def scatter_chart(name: str, x, y, *, xlabel: str, ylabel: str, labels=None, caption: str = "",
-                  alt: str = "") -> Figure:
-    """A scatter of two yearly series (co-movement), each point labelled with its year."""
-    with _rc():
-        fig = _new_figure(4.6, 3.4)
-        ax = fig.add_subplot()
-        ax.scatter(x, y, color=ACCENT, s=18)
-        if labels is not None:
-            for xi, yi, lab in zip(x, y, labels):
-                ax.annotate(str(lab), (xi, yi), fontsize=7, color=MUTED, xytext=(3, 2), textcoords="offset points")
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        return Figure(name, "svg", _save(fig, "svg"), caption, alt or caption)
-
-
 # -------------------------------------------------------------------------------------------- maps
-
-def _rings(geometry: dict) -> list[np.ndarray]:
-    kind = geometry.get("type")
-    coords = geometry.get("coordinates") or []
-    polys = coords if kind == "MultiPolygon" else [coords] if kind == "Polygon" else []
-    # outer rings only: the polygons are simplified and holes are tiny at report scale
-    return [np.asarray(poly[0], dtype=float)[:, :2] for poly in polys if poly and len(poly[0]) >= 3]
-
-
-class MapCanvas:
-    """A map layout drawn once; :meth:`render` recolours the units and returns PNG bytes.
-
-    For a long thin country (Chile) the mainland is cut into three latitude bands side by side, with an
-    inset of the Santiago Metropolitan Region (many small communes) when it is on the map.
-    """
-
-    def __init__(self, geojson: dict, units: list[str], *, inset_region_units: list[str] | None = None,
-                 offshore: tuple = ()):
-        self.units = [str(u) for u in units]
-        wanted = set(self.units)
-        shapes: dict[str, list[np.ndarray]] = {}
-        for feature in geojson.get("features", []):
-            props = feature.get("properties") or {}
-            code = str(props.get("unit", props.get("COMUNA", ""))).strip()
-            if code.isdigit() and len(code) < 5 and geojson.get("_country", "CL") == "CL":
-                code = code.zfill(5)
-            if code in wanted and code not in offshore and feature.get("geometry"):
-                shapes.setdefault(code, []).extend(_rings(feature["geometry"]))
-        self.drawn = [u for u in self.units if u in shapes]
-        self.missing_shapes = [u for u in self.units if u not in shapes and u not in offshore]
-        self.offshore = [u for u in self.units if u in offshore]
-        self._poly_unit: list[str] = []
-        self._polys: list[np.ndarray] = []
-        for u in self.drawn:
-            for ring in shapes[u]:
-                self._polys.append(ring)
-                self._poly_unit.append(u)
-        self._poly_unit_arr = np.asarray(self._poly_unit, dtype=object)
-        self._build(inset_region_units or [])
-
-    def _build(self, inset_units: list[str]) -> None:
-        from .map_polygons import VisiblePolygons, closed_paths
-
-        with _rc():
-            if not self._polys:
-                self.fig = None
-                return
-            allpts = np.concatenate(self._polys)
-            lon0, lon1 = allpts[:, 0].min(), allpts[:, 0].max()
-            lat0, lat1 = allpts[:, 1].min(), allpts[:, 1].max()
-            aspect = 1 / np.cos(np.deg2rad((lat0 + lat1) / 2))
-            tall = (lat1 - lat0) > 3.0 * (lon1 - lon0)
-            inset = [u for u in inset_units if u in set(self.drawn)]
-            use_inset = tall and len(inset) > 0 and len(inset) < len(self.drawn)
-            self.collections = []
-            paths, path_boxes = closed_paths(self._polys)  # made once, shared by every panel
-            centre_lat = np.array([p[:, 1].mean() for p in self._polys])
-            boxes = []
-            if tall:
-                # three latitude bands side by side, each as tall as the figure
-                cuts = np.linspace(lat1, lat0, 4)
-                for i in range(3):
-                    inside = (centre_lat <= cuts[i]) & (centre_lat >= cuts[i + 1])
-                    if not inside.any():
-                        continue
-                    pts = np.concatenate([p for p, k in zip(self._polys, inside) if k])
-                    boxes.append((pts[:, 0].min(), pts[:, 0].max(), max(pts[:, 1].min(), cuts[i + 1] - 1.0),
-                                  min(pts[:, 1].max(), cuts[i] + 1.0)))
-                if use_inset:
-                    pts = np.concatenate([p for p, u in zip(self._polys, self._poly_unit) if u in set(inset)])
-                    boxes.append((pts[:, 0].min(), pts[:, 0].max(), pts[:, 1].min(), pts[:, 1].max()))
-            else:
-                boxes = [(lon0, lon1, lat0, lat1)]
-            inset_box = boxes.pop() if (tall and use_inset) else None
-            ratios = [max((b[1] - b[0]) * aspect / max(b[3] - b[2], 1e-6), 0.25) for b in boxes]
-            height = 5.4 if tall else 5.0
-            widths = [r * (height - 0.4) for r in ratios]
-            if not tall:
-                widths = [min(widths[0], 6.0)]
-            side = 2.9
-            self.fig = _new_figure(sum(widths) + side + 0.2, height)
-            grid = self.fig.add_gridspec(2, len(boxes) + 1, width_ratios=widths + [side],
-                                         height_ratios=[1, 1.1])
-            map_axes = [self.fig.add_subplot(grid[:, i]) for i in range(len(boxes))]
-            if inset_box is not None:
-                map_axes.append(self.fig.add_subplot(grid[0, -1]))
-                boxes.append(inset_box)
-                self.legend_ax = self.fig.add_subplot(grid[1, -1])
-            else:
-                self.legend_ax = self.fig.add_subplot(grid[:, -1])
-            self.fig.layout.set(w_pad=0.02, h_pad=0.02, wspace=0.03)
-            self.legend_ax.axis("off")
-            self.inset_ax = map_axes[-1] if (tall and use_inset) else None
-            for ax, (x0, x1, y0, y1) in zip(map_axes, boxes):
-                coll = VisiblePolygons(paths, path_boxes, facecolors=MISSING, edgecolors="white", linewidths=0.15)
-                ax.add_collection(coll, autolim=False)
-                ax.update_datalim([(x0, y0), (x1, y1)])
-                ax.margins(0.02)
-                ax.autoscale_view()
-                ax.set_aspect(aspect, adjustable="datalim")
-                ax.set_axis_off()
-                self.collections.append(coll)
-            if self.inset_ax is not None:
-                for side in self.inset_ax.spines.values():
-                    side.set_visible(True)
-                self.inset_ax.set_axis_on()
-                self.inset_ax.set_xticks([])
-                self.inset_ax.set_yticks([])
-                self.inset_ax.grid(False)
-            self.title_artist = self.fig.suptitle("", x=0.01, ha="left", fontsize=13, fontweight="bold",
-                                                  color=INK)
-
-    def render(self, name: str, colours_by_unit: dict[str, str], legend: list[tuple[str, str]], *,
-               title: str = "", legend_title: str = "", inset_title: str = "", caption: str = "",
-               alt: str = "", dpi: int = 100) -> Figure | None:
-        """Colour the units (unit -> hex colour; others in light grey) and draw a legend of (colour, label)."""
-        from matplotlib.colors import to_rgba_array
-        from matplotlib.patches import Patch
-
-        if self.fig is None:
-            return None
-        with _rc():
-            faces = to_rgba_array([colours_by_unit.get(u, MISSING) for u in self._poly_unit])  # once, not per panel
-            for coll in self.collections:
-                coll.set_facecolors(faces)
-            self.title_artist.set_text(title)
-            ax = self.legend_ax
-            if ax.get_legend():
-                ax.get_legend().remove()
-            handles = [Patch(facecolor=c, edgecolor=MUTED, linewidth=0.4, label=lab) for c, lab in legend]
-            ax.legend(handles=handles, loc="center left", title=legend_title, fontsize=11, title_fontsize=11.5,
-                      alignment="left", handlelength=1.6, handleheight=1.1, borderaxespad=0)
-            if self.inset_ax is not None:
-                self.inset_ax.set_title(inset_title, fontsize=11, loc="left")
-            return Figure(name, "png", _save(self.fig, "png", dpi=dpi, kept=True), caption, alt or caption)
-
 
 def quantile_classes(values: pd.Series, k: int = 5, digits: int = 1) -> tuple[np.ndarray, list[str]]:
     """Class breaks at the quantiles of the values (rounded), and a label per class ("4.1 – 6.0")."""
@@ -386,14 +349,15 @@ def sequential_colours(values: pd.Series, edges: np.ndarray) -> dict[str, str]:
 
 
 def _ramp(n: int) -> list[str]:
+    """``n`` colours of the sequential ramp: picked from :data:`SEQUENTIAL` when it has enough, else
+    interpolated between its colours (in sRGB, evenly along the ramp)."""
     if n <= len(SEQUENTIAL):
         picks = np.round(np.linspace(0, len(SEQUENTIAL) - 1, n)).astype(int)
         return [SEQUENTIAL[i] for i in picks]
-    from matplotlib import colormaps
-    from matplotlib.colors import to_hex
-
-    cmap = colormaps["Oranges"]
-    return [to_hex(cmap(x)) for x in np.linspace(0.08, 0.95, n)]
+    rgb = np.array([[int(c[i:i + 2], 16) for i in (1, 3, 5)] for c in SEQUENTIAL], dtype=float)
+    at = np.linspace(0, len(SEQUENTIAL) - 1, n)
+    mixed = np.column_stack([np.interp(at, np.arange(len(SEQUENTIAL)), rgb[:, j]) for j in range(3)])
+    return ["#" + "".join(f"{int(round(v)):02x}" for v in row) for row in mixed]
 
 
 def legend_for(edges: np.ndarray, labels: list[str]) -> list[tuple[str, str]]:

@@ -1,18 +1,19 @@
 """Work done in forked child processes while the report goes on, when a core is idle (issue 19).
 
-Three kinds of the report's work run in children: its figures (:mod:`brecha.report.render`), the analyses
-computed ahead of their turn (:mod:`brecha.report.ahead`: the gap against the reference, the decompositions
-of "Where is the gap?" and the spatial analysis, which need only the Panel) and the Excel workbook and the
-dashboard (:func:`brecha.report.build.write_report`, written while the parent writes the CSV files, the
-figures and the page). This module is what they share:
+Two kinds of the report's work run in children: the analyses computed ahead of their turn
+(:mod:`brecha.report.ahead`: the gap against the reference, the decompositions of "Where is the gap?" and the
+spatial analysis, which need only the Panel) and the Excel workbook and the dashboard
+(:func:`brecha.report.build.write_report`, written while the parent writes the CSV files, the figures and the
+page). (The figures were drawn in children too while matplotlib drew them; written as SVG by brecha they take
+milliseconds and are made where the report builds them.) This module is what they share:
 the rule deciding whether children pay, the children of one report (:class:`Children`) and a child's result
 (:class:`Pending`).
 
-Why forked children and not a pool fed with pickles: a child made by ``fork`` already holds the figure, the
-Panel or the report's tables exactly as the parent has them, so nothing is copied to it and it computes the
-same bytes as a serial run; a pool would have to pickle every input (measured on the default Chilean
-report: 0.8 s of CPU to pickle and 1.8 s to unpickle its 18 figures, against 4.1 s to draw them).
-matplotlib is not thread-safe and the analyses hold the GIL most of the time, so threads are out.
+Why forked children and not a pool fed with pickles: a child made by ``fork`` already holds the Panel or the
+report's tables exactly as the parent has them, so nothing is copied to it and it computes the same bytes as
+a serial run; a pool would have to pickle every input (measured on the default Chilean report, when the
+figures were drawn in children: 0.8 s of CPU to pickle and 1.8 s to unpickle its 18 figures, against 4.1 s
+to draw them). The analyses hold the GIL most of the time, so threads are out.
 
 The rule (``jobs``):
 
@@ -22,8 +23,8 @@ The rule (``jobs``):
 - ``BRECHA_JOBS=N`` (N > 1): at most N children at once; when all are busy the next one waits for the
   oldest. (The one rule of :func:`brecha.threads.worker_count`, which the bootstraps' threads follow too.)
 - ``BRECHA_JOBS`` not set: as many children as the cores this process may use, but only when a core was
-  free beside the report's own while it ran (:func:`pays`, :mod:`brecha.cores`): children have a cost (each
-  starts with matplotlib's text caches cold; forking a 450 MB process copies its page tables) that only pays
+  free beside the report's own while it ran (:func:`pays`, :mod:`brecha.cores`): children have a cost (forking a
+  450 MB process copies its page tables; each child's caches start cold) that only pays
   back when they get a core of their own.
 
 A child writes ``(ok, payload, warnings)`` into a file of the report's temporary folder and ends without
@@ -143,7 +144,7 @@ class Pending:
 
 class Children:
     """The children of one report, their results in one temporary folder: at most ``jobs`` queued ones (the
-    figures, the workbook, the dashboard) at once, and the few analyses started ahead (:meth:`start`) beside
+    workbook, the dashboard) at once, and the few analyses started ahead (:meth:`start`) beside
     them."""
 
     def __init__(self, jobs: int):
@@ -152,7 +153,6 @@ class Children:
         self.running: list[Pending] = []  # queued children not reaped yet
         self.ahead: list[Pending] = []  # children started ahead, not reaped yet
         self.count = 0
-        self.shared: dict = {}  # what a kind of work keeps for the whole report (render.py: the open batch)
 
     def submit(self, work, *args) -> Pending:
         """``work(*args)`` in a new child; waits for the oldest queued child first when every slot is busy."""

@@ -402,8 +402,6 @@ from .labels_joinpoint import LABELS as _JOINPOINT_LABELS  # noqa: E402  (joinpo
 LABELS.messages.update(_JOINPOINT_LABELS.messages)
 from .labels_spatial import LABELS as _SPATIAL_LABELS  # noqa: E402  (Moran, LISA, BYM2: issue 15)
 LABELS.messages.update(_SPATIAL_LABELS.messages)
-from .labels_render import LABELS as _RENDER_LABELS  # noqa: E402  (figures drawn in parallel: issue 19)
-LABELS.messages.update(_RENDER_LABELS.messages)
 
 
 TREND_KEYS = ("decreasing", "stationary", "increasing", "sparse", "no_trend")

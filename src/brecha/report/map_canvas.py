@@ -7,6 +7,7 @@ from . import figures as F
 from .calls import Unavailable
 from .formatting import localise
 from .labels import LABELS as F_LABELS
+from .polygon_map import PolygonMap
 
 
 def unit_map_canvas(res, page):
@@ -21,8 +22,8 @@ def unit_map_canvas(res, page):
     if geo:
         if panel.country == "CL" and panel.units is not None:
             inset = panel.units.loc[panel.units["region"].astype(str) == "13", "unit"].astype(str).tolist()
-        canvas = F.MapCanvas(geo, panel.unit_codes, inset_region_units=inset,
-                             offshore=F.CHILE_OFFSHORE if panel.country == "CL" else ())
+        canvas = PolygonMap(geo, panel.unit_codes, inset_region_units=inset,
+                            offshore=F.CHILE_OFFSHORE if panel.country == "CL" else ())
     else:   # no polygons shipped: proportional symbols at the unit seats, or a tile grid (symbol_maps.py)
         from .symbol_maps import canvas_without_polygons
 

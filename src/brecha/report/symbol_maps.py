@@ -11,8 +11,8 @@ docs/data.md for why): every unit is one equal square, grouped in one tile per p
 laid out on a schematic grid (:data:`BRAZIL_STATE_TILES` for Brazil, otherwise in code order). Position
 inside a tile follows the unit code, not geography; the caption says so.
 
-Both keep :class:`brecha.report.figures.MapCanvas`'s interface: built once, :meth:`render` recolours
-(``unit -> colour``) and returns a PNG :class:`~brecha.report.figures.Figure`.
+Both are :class:`brecha.report.map_svg.ColouredMap` s, as the polygon maps: laid out once, :meth:`render`
+recolours (``unit -> colour``) and returns an SVG :class:`~brecha.report.figures.Figure`.
 """
 from __future__ import annotations
 
@@ -21,7 +21,11 @@ import math
 import numpy as np
 import pandas as pd
 
-from .figures import INK, MISSING, MUTED, Figure, _new_figure, _rc, _save
+from .figures import INK, MISSING, MUTED
+from .map_svg import ColouredMap
+from .svg import Svg, num, text_width
+
+INCH = 72.0
 
 # Brazil's 27 states on a schematic grid (column, row from the top), close to their relative positions.
 BRAZIL_STATE_TILES = {
@@ -54,31 +58,11 @@ def symbol_areas(births: pd.Series, max_area: float = MAX_AREA) -> pd.Series:
     return b * (max_area / top) if top > 0 else b * 0
 
 
-class _ColouredCanvas:
-    """What both canvases share: colour the drawn shapes (in ``self.drawn`` order) and redraw the legend."""
+class SymbolCanvas(ColouredMap):
+    """Proportional circles at the units' seats (``points``: unit, lat, lon; ``births``: indexed by unit),
+    projected as the polygon maps (longitude scaled by the cosine of the middle latitude), largest first."""
 
-    drawn: list[str]
-
-    def render(self, name: str, colours_by_unit: dict[str, str], legend: list[tuple[str, str]], *,
-               title: str = "", legend_title: str = "", inset_title: str = "", caption: str = "",
-               alt: str = "", dpi: int = 100) -> Figure | None:
-        from matplotlib.patches import Patch
-
-        if self.fig is None:
-            return None
-        with _rc():
-            self.collection.set_facecolors([colours_by_unit.get(u, MISSING) for u in self.drawn])
-            self.title_artist.set_text(title)
-            if self.legend_ax.get_legend():
-                self.legend_ax.get_legend().remove()
-            handles = [Patch(facecolor=c, edgecolor=MUTED, linewidth=0.4, label=lab) for c, lab in legend]
-            self.legend_ax.legend(handles=handles, loc="center left", title=legend_title, fontsize=10,
-                                  title_fontsize=10.5, alignment="left", borderaxespad=0)
-            return Figure(name, "png", _save(self.fig, "png", dpi=dpi, kept=True), caption, alt or caption)
-
-
-class SymbolCanvas(_ColouredCanvas):
-    """Proportional circles at the units' seats (``points``: unit, lat, lon; ``births``: indexed by unit)."""
+    legend_size = 10.0
 
     def __init__(self, points: pd.DataFrame, births: pd.Series, *, size_title: str = "", size_format=str,
                  names: dict | None = None):
@@ -90,50 +74,69 @@ class SymbolCanvas(_ColouredCanvas):
         order = np.argsort(-self.areas.to_numpy(), kind="stable")
         self.order = [self.units[i] for i in order]
         self.drawn = self.order
-        lat = points.set_index(points["unit"].astype(str))["lat"].astype(float)
-        lon = points.set_index(points["unit"].astype(str))["lon"].astype(float)
-        self.fig = None
         if not self.units:
             return
-        with _rc():
-            lat0, lat1, lon0, lon1 = lat.min(), lat.max(), lon.min(), lon.max()
-            aspect = 1 / max(np.cos(np.deg2rad((lat0 + lat1) / 2)), 0.2)
-            span_x, span_y = max(lon1 - lon0, 0.5) * aspect, max(lat1 - lat0, 0.5)
-            height = 6.0
-            width = min(max(height * span_x / span_y, 2.6), 7.0)
-            self.fig = _new_figure(width + 3.1, height)
-            grid = self.fig.add_gridspec(2, 2, width_ratios=[width, 3.0], height_ratios=[1.3, 1])
-            ax = self.fig.add_subplot(grid[:, 0])
-            ax.set_aspect(aspect, adjustable="datalim")
-            ax.set_axis_off()
-            self.collection = ax.scatter(lon[self.order].to_numpy(), lat[self.order].to_numpy(),
-                                         s=self.areas[self.order].to_numpy(), c=[MISSING] * len(self.order),
-                                         edgecolors=MUTED, linewidths=0.5, zorder=2)
-            if names and len(self.units) <= 40:     # few units: name them beside their circle
-                for u in self.units:
-                    ax.annotate(names.get(u, u), (lon[u], lat[u]), xytext=(4, 3), textcoords="offset points",
-                                fontsize=6.5, color=MUTED, zorder=3)
-            pad = 0.06 * max(lat1 - lat0, 1.0)
-            ax.update_datalim([(lon0 - pad, lat0 - pad), (lon1 + pad, lat1 + pad)])
-            ax.autoscale_view()
-            self.legend_ax = self.fig.add_subplot(grid[0, 1])
-            self.legend_ax.axis("off")
-            size_ax = self.fig.add_subplot(grid[1, 1])
-            size_ax.axis("off")
-            self._size_legend(size_ax, b, size_title, size_format)
-            self.title_artist = self.fig.suptitle("", x=0.01, ha="left", fontsize=13, fontweight="bold", color=INK)
+        lat = points.set_index(points["unit"].astype(str))["lat"].astype(float)
+        lon = points.set_index(points["unit"].astype(str))["lon"].astype(float)
+        lat0, lat1, lon0, lon1 = lat.min(), lat.max(), lon.min(), lon.max()
+        k = max(np.cos(np.deg2rad((lat0 + lat1) / 2)), 0.2)
+        pad = 0.06 * max(lat1 - lat0, 1.0)
+        span_x, span_y = max(lon1 - lon0, 0.5) * k + 2 * pad * k, max(lat1 - lat0, 0.5) + 2 * pad
+        height = 6.0 * INCH
+        width = min(max(height * span_x / span_y, 2.6 * INCH), 7.0 * INCH)
+        box = (0.1 * INCH, 0.45 * INCH, width, height - 0.1 * INCH)
+        scale = min((box[2] - box[0]) / span_x, (box[3] - box[1]) / span_y)
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        mid_lon, mid_lat = (lon0 + lon1) / 2, (lat0 + lat1) / 2
+        self.x = {u: cx + (lon[u] - mid_lon) * k * scale for u in self.units}
+        self.y = {u: cy - (lat[u] - mid_lat) * scale for u in self.units}
+        # a circle's area in points² is ``areas`` (its diameter squared, as matplotlib's marker sizes)
+        self.radius = dict(zip(self.units, (np.sqrt(self.areas.to_numpy()) / 2).tolist()))
+        self.names = names if names and len(self.units) <= 40 else {}  # few units: named beside their circle
+        # the names written right of the easternmost circles must not reach the legend's column
+        overhang = max((self.x[u] + 4 + text_width(n, 6.5) for u, n in self.names.items()), default=0.0) - width
+        width += max(overhang, 0.0)
+        self.width, self.height = width + 3.1 * INCH, height
+        column = width + 0.2 * INCH
+        self.legend_box = (column, 0.45 * INCH, 0.45 * INCH + (height - 0.55 * INCH) * 1.3 / 2.3)
+        self.size_box = (column, self.legend_box[2], height - 0.1 * INCH)
+        self.size_entries = _size_entries(b, size_format)
+        self.size_title = size_title
 
-    def _size_legend(self, ax, births: pd.Series, title: str, size_format) -> None:
-        top = float(births.max())
-        if top <= 0:
+    def shapes(self, svg: Svg, colours: dict[str, str], inset_title: str) -> None:
+        svg.open(stroke=MUTED, stroke_width="0.5")
+        svg.parts.extend(f'<circle cx="{num(self.x[u])}" cy="{num(self.y[u])}" r="{num(self.radius[u])}" '
+                         f'fill="{colours.get(u, MISSING)}"/>' for u in self.order)
+        svg.close()
+        for u in self.units:
+            if u in self.names:
+                svg.text(self.x[u] + 4, self.y[u] - 3, self.names[u], size=6.5, colour=MUTED)
+
+    def extra_legend(self, svg: Svg) -> None:
+        """The sizes: circles of round numbers of births, their areas on the map's scale."""
+        if not self.size_entries:
             return
-        steps = [v for v in _nice_steps(top) if v > 0]
-        handles = [ax.scatter([], [], s=MAX_AREA * v / top, facecolors="none", edgecolors=MUTED, linewidths=0.8)
-                   for v in steps]
-        ax.legend(handles, [size_format(v) for v in steps], title=title, loc="center left", fontsize=10,
-                  title_fontsize=10.5, labelspacing=1.6, borderpad=1.0, alignment="left", frameon=False,
-                  scatterpoints=1)
+        x, top, bottom = self.size_box
+        rows = [math.sqrt(area) for area, _ in self.size_entries]
+        height = sum(max(d, 10.0) + 12 for d in rows) + (16 if self.size_title else 0)
+        y = (top + bottom - height) / 2
+        if self.size_title:
+            svg.text(x, y, self.size_title, size=10.5, colour=INK, valign="top")
+            y += 16
+        widest = max(rows)
+        for (area, label), d in zip(self.size_entries, rows):
+            middle = y + max(d, 10.0) / 2
+            svg.circles([x + widest / 2], [middle], d / 2, fill="none", stroke=MUTED, width=0.8)
+            svg.text(x + widest + 8, middle, label, size=10.0, colour=INK, valign="center")
+            y += max(d, 10.0) + 12
 
+
+def _size_entries(births: pd.Series, size_format) -> list[tuple[float, str]]:
+    """``(area in points², label)`` of the size legend's circles: three round numbers of births."""
+    top = float(births.max()) if len(births) else 0.0
+    if top <= 0:
+        return []
+    return [(MAX_AREA * v / top, size_format(v)) for v in _nice_steps(top) if v > 0]
 
 
 def _nice_steps(top: float) -> list[float]:
@@ -168,45 +171,43 @@ def tile_positions(units: pd.DataFrame, wanted, layout: dict | None = None) -> p
     return pd.DataFrame(rows, columns=["unit", "x", "y", "size"])
 
 
-class TileCanvas(_ColouredCanvas):
-    """A tile grid: one square per unit, grouped by province (see :func:`tile_positions`)."""
+class TileCanvas(ColouredMap):
+    """A tile grid: one square per unit, grouped by province (see :func:`tile_positions`), the provinces'
+    names above their tiles."""
 
     def __init__(self, units: pd.DataFrame, wanted, *, layout: dict | None = None, tile_labels: dict | None = None):
-        from matplotlib.collections import PolyCollection
-
         pos = tile_positions(units, wanted, layout)
         self.units = pos["unit"].tolist()
         self.drawn = self.units
         self.missing_shapes: list[str] = []
         self.offshore: list[str] = []
-        self.fig = None
         if not self.units:
             return
-        squares = [np.array([[x, y], [x + s, y], [x + s, y + s], [x, y + s]])
-                   for x, y, s in zip(pos["x"], pos["y"], pos["size"])]
-        with _rc():
-            cols = pos["x"].max() + 1
-            rows = -pos["y"].min()
-            height = 6.0
-            self.fig = _new_figure(height * cols / rows + 3.1, height)
-            grid = self.fig.add_gridspec(1, 2, width_ratios=[height * cols / rows, 3.0])
-            ax = self.fig.add_subplot(grid[0, 0])
-            self.collection = PolyCollection(squares, facecolors=MISSING, edgecolors="white", linewidths=0.05)
-            ax.add_collection(self.collection, autolim=False)
-            ax.update_datalim([(0, 0), (cols, -rows)])
-            ax.autoscale_view()
-            ax.set_aspect(1)
-            ax.set_axis_off()
-            u = units.astype({"unit": str, "province": str}).set_index("unit")
-            shown = set(u.loc[u.index.isin(self.units), "province"])  # once: not per province (2.4 s for Brazil)
-            for province, (col, row) in (layout or {}).items():
-                label = (tile_labels or {}).get(province)
-                if label and province in shown:
-                    ax.text(col + 0.5, -row - 0.03, label, ha="center", va="top", fontsize=7, color=INK)
-            self.legend_ax = self.fig.add_subplot(grid[0, 1])
-            self.legend_ax.axis("off")
-            self.title_artist = self.fig.suptitle("", x=0.01, ha="left", fontsize=13, fontweight="bold", color=INK)
+        cols = float(pos["x"].max()) + 1
+        rows = float(-pos["y"].min())
+        height = 6.0 * INCH
+        map_width = height * cols / rows
+        box = (0.1 * INCH, 0.45 * INCH, map_width, height - 0.1 * INCH)
+        scale = min((box[2] - box[0]) / cols, (box[3] - box[1]) / rows)
+        left = box[0] + ((box[2] - box[0]) - cols * scale) / 2
+        top = box[1]
+        self.squares = [(u, left + x * scale, top - (y + s) * scale, s * scale)
+                        for u, x, y, s in zip(pos["unit"], pos["x"], pos["y"], pos["size"])]
+        u = units.astype({"unit": str, "province": str}).set_index("unit")
+        shown = set(u.loc[u.index.isin(self.units), "province"])  # once: not per province (2.4 s for Brazil)
+        self.tile_texts = [(left + (col + 0.5) * scale, top + (row + 0.03) * scale, label)
+                           for province, (col, row) in (layout or {}).items()
+                           if (label := (tile_labels or {}).get(province)) and province in shown]
+        self.width, self.height = map_width + 3.1 * INCH, height
+        self.legend_box = (map_width + 0.2 * INCH, 0.45 * INCH, height - 0.1 * INCH)
 
+    def shapes(self, svg: Svg, colours: dict[str, str], inset_title: str) -> None:
+        svg.open(stroke="#ffffff", stroke_width="0.05")
+        svg.parts.extend(f'<rect x="{num(x)}" y="{num(y)}" width="{num(side)}" height="{num(side)}" '
+                         f'fill="{colours.get(u, MISSING)}"/>' for u, x, y, side in self.squares)
+        svg.close()
+        for x, y, label in self.tile_texts:
+            svg.text(x, y, label, size=7.0, colour=INK, anchor="middle", valign="top")
 
 
 def canvas_without_polygons(panel, births: pd.Series, *, size_title: str = "", size_format=str):
