@@ -1,8 +1,9 @@
 """Faults injected into a run: Ctrl-C or an internal error at a chosen point, a second run at the same time.
 
 Each returns a context manager active during the judged command. They patch library entry points
-(pandas writers and readers, openpyxl, json, matplotlib) or trace calls into a brecha module, so they keep
-working whatever way the code under test chooses to write (temporary file, handle, path).
+(pandas writers and readers, openpyxl, json, ``Path.write_bytes`` of the report's figure files) or trace
+calls into a brecha module, so they keep working whatever way the code under test chooses to write
+(temporary file, handle, path).
 """
 from __future__ import annotations
 
@@ -38,9 +39,8 @@ def _truncate(path) -> None:
 
 
 def during_write(kind: str, call: int = 1, exc=KeyboardInterrupt):
-    """``exc`` raised while writing the ``call``-th file of a kind (csv, parquet, xlsx, json, png),
-    after half of it is on disk."""
-    import matplotlib.figure
+    """``exc`` raised while writing the ``call``-th file of a kind (csv, parquet, xlsx, json, figure: a report's
+    figure file), after half of it is on disk."""
     import openpyxl.workbook.workbook
     import pandas as pd
 
@@ -137,15 +137,15 @@ def during_write(kind: str, call: int = 1, exc=KeyboardInterrupt):
                 yield
 
         return both_json()
-    if kind == "png":
-        original = matplotlib.figure.Figure.savefig
+    if kind == "figure":  # a figure file of the report (SVG text brecha made; written with Path.write_bytes)
+        original_bytes = Path.write_bytes
 
-        def fake(self, fname, *args, **kwargs):
-            if not due():
-                return original(self, fname, *args, **kwargs)
-            _half_write(fname, b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
+        def fake_bytes(self, data):
+            if Path(self).suffix.lower() not in (".svg", ".png") or not due():
+                return original_bytes(self, data)
+            _half_write(self, data)
             raise exc()
-        return mock.patch.object(matplotlib.figure.Figure, "savefig", fake)
+        return mock.patch.object(Path, "write_bytes", fake_bytes)
     raise ValueError(kind)
 
 

@@ -216,7 +216,7 @@ def class4() -> list[Case]:
     cases.append(Case("overwrite-report-earlier-kept-disk-full", 4, "an earlier report stays intact when writing "
                       "the new one fails half-way (disk full at the 2nd figure)",
                       [["report", "study.toml", "-o", "rep"], ["report", "study.toml", "-o", "rep"]], "error",
-                      study_here, mentions=("rep",), inject=lambda: inj.during_write("png", 2, exc=_disk_full),
+                      study_here, mentions=("rep",), inject=lambda: inj.during_write("figure", 2, exc=_disk_full),
                       outputs=("rep/*",),
                       why="silent on the message: a full disk is the user's environment, so exit 2 naming the file"))
 
@@ -277,12 +277,12 @@ def class5() -> list[Case]:
         Case("ctrlc-bootstrap", 5, "Ctrl-C during the bootstrap",
              [["inequality", "panel.csv", "--bootstrap", "300", "--seed", "1", "-o", "i.csv"]], "interrupt", good,
              inject=lambda: inj.inside("brecha/inequality/bootstrap.py", ki)),
-        Case("ctrlc-report-figures", 5, "Ctrl-C while the report's figures are drawn: no half report folder",
+        Case("ctrlc-report-figures", 5, "Ctrl-C while the report's figures are written: no half report folder",
              [["report", "study.toml", "-o", "rep"]], "interrupt", _study_setup,
-             inject=lambda: inj.during_write("png", 2, ki)),
+             inject=lambda: inj.during_write("figure", 2, ki)),
         Case("ctrlc-report-earlier-kept", 5, "Ctrl-C during a re-run: the earlier report stays whole",
              [["report", "study.toml", "-o", "rep"], ["report", "study.toml", "-o", "rep"]], "interrupt",
-             _study_setup, inject=lambda: inj.during_write("png", 1, ki)),
+             _study_setup, inject=lambda: inj.during_write("figure", 1, ki)),
         Case("ctrlc-deis-ledger", 5, "Ctrl-C writing the ledger of ingest deis",
              [["ingest", "deis", "--deaths", "deaths.csv", "--births", "births.csv", "-o", "p.parquet"]], "interrupt",
              lambda f: _deis(f), inject=lambda: inj.during_write("csv", 1, ki)),

@@ -4,8 +4,9 @@ report's figures"):
 - small multiples written as SVG by brecha (no matplotlib): every panel's title and tick labels are in the
   SVG, and every data point is drawn where its panel's own tick labels say that value is (checked point by
   point from the SVG's text and marker positions, not from the code that drew them);
-- (the maps are SVG written by brecha: tests/report/test_polygon_map.py and test_symbol_maps.py)
-- for the PNG files of ``brecha trends --plot``: PNG written as RGB (no alpha channel where every pixel is opaque): the same pixels as matplotlib's own PNG;
+- (the maps are SVG written by brecha: tests/report/test_polygon_map.py and test_symbol_maps.py);
+- for the PNG files of ``brecha trends --plot``: PNG written as RGB (no alpha channel where every pixel is
+  opaque): the same pixels as matplotlib's own PNG;
 - the constrained layout run once per drawing: the same SVG bytes as ``Figure(layout="constrained")``.
 """
 import io

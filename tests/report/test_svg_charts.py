@@ -372,3 +372,27 @@ print("ok")
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_points_along_a_line_every_step_segment_by_segment():
+    """svg_axes.along (vectorised over segments) against the same points made one segment at a time."""
+    from brecha.report.svg_axes import along
+
+    def one_by_one(xs, ys, step=3.0):
+        keep = np.isfinite(xs) & np.isfinite(ys)
+        out_x, out_y = [xs[keep]], [ys[keep]]
+        for x0, y0, x1, y1 in zip(xs[:-1], ys[:-1], xs[1:], ys[1:]):
+            if np.isfinite([x0, y0, x1, y1]).all():
+                t = np.linspace(0, 1, int(math.hypot(x1 - x0, y1 - y0) // step) + 2)
+                out_x.append(x0 + t * (x1 - x0))
+                out_y.append(y0 + t * (y1 - y0))
+        return np.concatenate(out_x), np.concatenate(out_y)
+
+    rng = np.random.default_rng(2)
+    for n in (0, 1, 2, 7, 300):
+        xs, ys = np.cumsum(rng.random(n) * 10), rng.random(n) * 100
+        if n > 4:
+            xs[3] = np.nan  # a missing point breaks the line
+        got, want = along(xs, ys), one_by_one(xs, ys)
+        assert len(got[0]) == len(want[0])
+        assert np.allclose(got[0], want[0]) and np.allclose(got[1], want[1])

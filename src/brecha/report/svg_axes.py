@@ -307,14 +307,19 @@ def free_corner(frame: Frame, entries, xs, ys, *, fewest: bool = False) -> tuple
 
 
 def along(xs, ys, step: float = 3.0) -> tuple[np.ndarray, np.ndarray]:
-    """Points every ``step`` points along a line through ``(xs, ys)`` (points; missing ones break it): what a
-    legend must not cover."""
+    """The points ``(xs, ys)`` (points; missing ones break the line) and, on each segment between two of them,
+    points every ``step`` points or closer: what a legend must not cover. Computed for all segments at once
+    (a funnel plot's limit lines have one segment per unit: 5,570 for Brazil)."""
     xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
-    out_x, out_y = [xs[np.isfinite(xs) & np.isfinite(ys)]], [ys[np.isfinite(xs) & np.isfinite(ys)]]
-    for x0, y0, x1, y1 in zip(xs[:-1], ys[:-1], xs[1:], ys[1:]):
-        if np.isfinite([x0, y0, x1, y1]).all():
-            n = int(math.hypot(x1 - x0, y1 - y0) // step) + 1
-            t = np.linspace(0, 1, n + 1)
-            out_x.append(x0 + t * (x1 - x0))
-            out_y.append(y0 + t * (y1 - y0))
-    return np.concatenate(out_x), np.concatenate(out_y)
+    finite = np.isfinite(xs) & np.isfinite(ys)
+    if len(xs) < 2:
+        return xs[finite], ys[finite]
+    x0, y0, x1, y1 = xs[:-1], ys[:-1], xs[1:], ys[1:]
+    ok = finite[:-1] & finite[1:]
+    x0, y0, x1, y1 = x0[ok], y0[ok], x1[ok], y1[ok]
+    pieces = (np.hypot(x1 - x0, y1 - y0) // step).astype(np.int64) + 1  # intervals on each segment
+    segment = np.repeat(np.arange(len(pieces)), pieces + 1)
+    first = np.repeat(np.cumsum(pieces + 1) - (pieces + 1), pieces + 1)
+    t = (np.arange(len(segment)) - first) / pieces[segment]
+    return (np.concatenate([xs[finite], x0[segment] + t * (x1 - x0)[segment]]),
+            np.concatenate([ys[finite], y0[segment] + t * (y1 - y0)[segment]]))
