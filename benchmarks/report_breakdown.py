@@ -6,7 +6,8 @@
 
 ``steps`` prints one line per part, in CPU seconds of this process (``process_time``): data loading, each
 analysis step (its analysis and its section; figure drawing taken out), drawing the figures (matplotlib's
-``savefig`` of every figure: the serial path, ``BRECHA_JOBS=1``, so that it is measured here), and the files
+``savefig`` of every figure, for brecha before issue 19 part I; since then the figures are SVG written by
+brecha in milliseconds, counted in the steps making them; ``BRECHA_JOBS=1``: all in this process), and the files
 (CSV tables, Excel workbook, HTML page, dashboard, the rest: figure files, folder). The imports are measured
 apart (``imports``): the steps run after the same modules were imported, so no step is charged for them.
 The numbers are instrumented by wrapping brecha's functions here; nothing in brecha is changed for it.
@@ -76,12 +77,13 @@ def _run(example: str, out: str) -> dict:
 
     build._Clock = Clock
     drawing = "figures: drawing (savefig), every figure"
-    if hasattr(figures, "_draw_bytes"):
+    if hasattr(figures, "_draw_bytes"):  # matplotlib drew the figures (until issue 19, part I)
         figures._draw_bytes = timed(drawing, figures._draw_bytes)
-    else:  # brecha before issue 19: every figure module imported _save by name
+    elif hasattr(figures, "_save"):  # brecha before issue 19: every figure module imported _save by name
         for name in ("figures", "figures_joinpoint", "figures_gap_where", "symbol_maps"):
             module = importlib.import_module(f"brecha.report.{name}")
             module._save = timed(drawing, figures.__dict__["_save"])
+    # else: the figures are SVG text written by brecha (part I), a few ms each, counted in the steps making them
     excel.write_workbook = timed("write: Excel workbook", excel.write_workbook)
     html.render_html = timed("write: HTML page", html.render_html)
     dashboard.render_dashboard = timed("write: dashboard", dashboard.render_dashboard)

@@ -51,6 +51,12 @@ seed = 3
 neighbours = "queen"
 permutations = 99
 seed = 5
+[analyses.smoothing]
+[analyses.trends]
+[analyses.funnel]
+[analyses.models]
+covariates = ["poverty"]
+models = ["pooled", "fe"]
 '''
 
 # rates and an analytic decomposition only: quick, for the paths where the decomposition is replaced
@@ -111,8 +117,9 @@ def test_the_report_with_analyses_ahead_is_the_serial_report_byte_for_byte(tmp_p
     assert serial.keys() == parallel.keys()
     assert [n for n in serial if serial[n] != parallel[n]] == []
     assert any(n.startswith("figures/") for n in serial)
-    # the three analyses ahead, the workbook and the dashboard; the figures are made in the report's process
-    assert len(forks) == 5
+    # the seven analyses ahead (smoothing, disparity, trends, funnel, models, decomposition, spatial), the
+    # workbook and the dashboard; the figures are made in the report's process
+    assert len(forks) == 9
 
 
 def test_an_analysis_ahead_runs_once_in_a_child_and_its_notes_and_warnings_reach_the_report(tmp_path,
@@ -202,7 +209,7 @@ def test_each_step_computed_ahead_sets_only_the_results_it_names(tmp_path):
     study = read_study(study_file(tmp_path, BOTH))
     panel = load_study_panel(study, Report(study=study, lang="en", title="t"))
     steps = [s for s in sections.STEPS if s.ahead]
-    assert {s.key for s in steps} == {"disparity", "gap_where", "spatial"}
+    assert {s.key for s in steps} == {"smoothing", "disparity", "trends", "funnel", "models", "gap_where", "spatial"}
     for step in steps:
         assert step.when is None and step.compute is not None
         res = StudyResults(study, panel, study.outcomes[0])
@@ -338,7 +345,7 @@ def test_the_modules_the_report_and_the_analyses_ahead_share_are_imported_before
         assert children is not None
         started = ahead.start(sections.STEPS, StudyResults(study, load_study_panel(study, Report(study=study, lang="en", title="t")),
                                                            "infant"))
-        assert set(started) == {"disparity", "gap_where", "spatial"}
+        assert set(started) == {"smoothing", "disparity", "trends", "funnel", "models", "gap_where", "spatial"}
         for pending in started.values():
             pending.reap()
     first_fork = events.index(("fork", None))
