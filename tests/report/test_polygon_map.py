@@ -137,3 +137,30 @@ def test_maps_are_drawn_without_matplotlib():
             "print('matplotlib' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def _text_extents(svg_bytes):
+    """Each unrotated text's left and right ends in points (anchor and DejaVu Sans widths), and the width."""
+    from brecha.report.svg import text_width
+
+    root = ET.fromstring(svg_bytes)
+    out = []
+    for t in root.iter("{http://www.w3.org/2000/svg}text"):
+        w = text_width(t.text, float(t.get("font-size")), t.get("font-weight") == "bold")
+        x = float(t.get("x")) - {"start": 0, "middle": w / 2, "end": w}[t.get("text-anchor", "start")]
+        out.append((t.text, x, x + w))
+    return out, float(root.get("viewBox").split()[2])
+
+
+def test_a_long_legend_label_or_title_widens_the_map(chile):
+    """The trend map's "sin clasificar (demasiados años sin muertes)" passed the picture's right edge."""
+    reg, units, inset, canvas = chile
+    legend = [("#2f6690", "decreciente"), ("#f7e9c6", "sin clasificar (demasiados años sin muertes)")]
+    fig = canvas.render("m", {}, legend, title="Tendencia 2000-2015")
+    texts, width = _text_extents(fig.data)
+    assert width > canvas.width
+    assert all(right <= width for _, _, right in texts)
+    long_title = "Probabilidad de que la tasa suavizada supere la tasa nacional de referencia 2000-2015 " * 2
+    fig = canvas.render("m", {}, [("#fff", "a")], title=long_title)
+    texts, width = _text_extents(fig.data)
+    assert all(right <= width for _, _, right in texts)

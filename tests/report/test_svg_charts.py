@@ -275,6 +275,25 @@ def test_funnel_plot_on_a_log_axis(lang, language, thousands):
     assert top <= max(np.percentile(table["estimate"], 99.5) * 1.1, 1)
 
 
+def test_funnel_names_near_the_right_edge_stay_inside_the_plot():
+    """A flagged unit with the most births sits at the plot's right edge: its name, written to the right of
+    its dot, ran past the picture's edge; it is written to the left of the dot instead."""
+    from brecha.report.svg import text_width
+
+    table = _funnel_table()
+    biggest = table["births"].idxmax()
+    table.loc[biggest, ["estimate", "flag", "name"]] = [30.0, "high", "Pedro Aguirre Cerda del Norte"]
+    root = parse(F.funnel_plot("f", table, xlabel="Nacimientos", ylabel="TMI", highlight=3))
+    fx, fy = x_scale(root, log=True), y_scale(root)
+    width = float(root.get("viewBox").split()[2])
+    name = next(t for t in texts(root) if t["text"] == "Pedro Aguirre Cerda del Norte")
+    right = name["x"] + text_width(name["text"], 6.5)
+    assert right <= width and right == pytest.approx(fx(table.births[biggest]) - 3, abs=TOL)
+    assert name["y"] == pytest.approx(fy(30.0) - 2, abs=TOL)
+    others = [t for t in texts(root) if t["size"] == 6.5 and t is not name]
+    assert all(t["x"] + text_width(t["text"], 6.5) <= width for t in others)
+
+
 def test_stacked_shares_add_up_to_the_total():
     shares = pd.DataFrame({"year": [2010, 2011, 2012], "between": [0.2, 0.35, np.nan], "within": [0.8, 0.65, 0.9]})
     root = parse(G.stacked_shares("s", shares, labels={"between": "Entre", "within": "Dentro"}, ylabel="%"))
@@ -396,3 +415,16 @@ def test_points_along_a_line_every_step_segment_by_segment():
         got, want = along(xs, ys), one_by_one(xs, ys)
         assert len(got[0]) == len(want[0])
         assert np.allclose(got[0], want[0]) and np.allclose(got[1], want[1])
+
+
+def test_control_characters_in_a_name_keep_the_svg_valid():
+    """A unit's name read from a user's file may hold a control character XML forbids (a vertical tab): it is
+    left out of the figure's text, which stays well-formed; "<" and "&" are escaped."""
+    from brecha.report.svg import Svg
+
+    svg = Svg(100, 50, title="Comuna\x0b <1> & co")
+    svg.text(10, 10, "San\x0bJuan <&> \x01")
+    root = ET.fromstring(svg.to_bytes())
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert texts == ["SanJuan <&> "]
+    assert root.find("{http://www.w3.org/2000/svg}title").text == "Comuna <1> & co"

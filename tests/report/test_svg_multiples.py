@@ -257,6 +257,40 @@ def test_panel_boxes_are_matplotlibs_grid(n, ncols, row_height, wspace):
         assert np.allclose([frame(p) for p in found], want, atol=TOL)
 
 
+def _extents(root) -> list[tuple[str, float, float]]:
+    """Each unrotated text's left and right ends in points (its anchor and DejaVu Sans widths)."""
+    from brecha.report.svg import text_width
+
+    out = []
+    for t in texts(root):
+        if not t["rotated"]:
+            w = text_width(t["text"], t["size"], t["bold"])
+            left = t["x"] - {"start": 0, "middle": w / 2, "end": w}[t["anchor"]]
+            out.append((t["text"], left, left + w))
+    return out
+
+
+def test_one_panel_keeps_its_y_labels_and_the_last_column_its_titles_inside_the_picture():
+    """One panel (a study with one measure): the grid's 7 % left margin of a 2.9-in figure is 14.6 pt, and
+    the y labels "10,0" and "12,5" started left of the picture; a 34-character title in the last column of
+    three ran past its right edge."""
+    table = pd.DataFrame({"measure": "gini", "year": np.arange(2000, 2015), "estimate": np.arange(15.0)})
+    root = parse(small_multiples("one", table))
+    width = float(root.get("viewBox").split()[2])
+    ticks = y_ticks(panels(root)[0])
+    assert [v for v, _ in ticks][-1] == 12.5
+    assert all(left >= 0 and right <= width for _, left, right in _extents(root))
+    assert width > (2.6 + 0.3) * 72  # widened for its labels
+    long = {m: f"Región de {m} con un nombre muy largo, casi" for m in "abc"}
+    table = pd.concat([table.assign(measure=m) for m in "abc"])
+    root = parse(small_multiples("three", table, labels=long, ncols=3))
+    width = float(root.get("viewBox").split()[2])
+    titles = [t for t in _extents(root) if t[0].startswith("Región")]
+    assert len(titles) == 3 and [t[0] for t in titles[:2]] == [long[m][:33] + "…" for m in "ab"]
+    assert titles[2][0].endswith("…") and len(titles[2][0]) < 34
+    assert all(left >= 0 and right <= width for _, left, right in _extents(root))
+
+
 def test_no_matplotlib_is_imported_to_draw_the_svg_figures():
     code = (
         "import sys, numpy as np, pandas as pd\n"

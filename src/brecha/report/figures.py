@@ -245,8 +245,9 @@ def funnel_plot(name: str, table: pd.DataFrame, *, xlabel: str, ylabel: str, cap
     upper_998``, ``target``, and optionally ``flag`` and ``name``. Births on a log axis (:func:`log_ticks`,
     labelled as plain numbers in the report's language, limits padded 5 % of the decades); the 95 % limits
     dashed, the 99.8 % solid, the target a line across; units grey, above the limits accent, below blue; the
-    ``highlight`` highest rates above named. y from 0 to 1.1 times the 99.5th percentile of the rates (at
-    least 1): units above are cut off, their names left out."""
+    ``highlight`` highest rates above named (right of their dots, or left when the name would pass the plot
+    area's edge). y from 0 to 1.1 times the 99.5th percentile of the rates (at least 1): units above are
+    cut off, their names left out."""
     t = table.dropna(subset=["births", "estimate"])
     t = t[t["births"].astype(float) > 0]
     x, y = t["births"].astype(float).to_numpy(), t["estimate"].astype(float).to_numpy()
@@ -279,7 +280,7 @@ def funnel_plot(name: str, table: pd.DataFrame, *, xlabel: str, ylabel: str, cap
     svg.circles(px[low], py[low], 2, fill=BLUE)
     svg.close()
     named = [i for i in highlighted(y, high, highlight) if y[i] <= ylim[1]] if "name" in t else []
-    names = [(px[i] + 3, py[i] - 2, str(t["name"].iloc[i])) for i in named]  # those cut off left out
+    names = [_name_beside(f, px[i], py[i], str(t["name"].iloc[i])) for i in named]  # those cut off left out
     if entries:  # in the corner covering fewest units, names and limit lines
         xs = np.concatenate([px, *[lx for lx, _ in limits], *[[nx, nx + text_width(n, 6.5)] for nx, _, n in names]])
         ys = np.concatenate([py, *[ly for _, ly in limits], *[[ny, ny] for _, ny, _ in names]])
@@ -287,6 +288,13 @@ def funnel_plot(name: str, table: pd.DataFrame, *, xlabel: str, ylabel: str, cap
     for x, y_text, text in names:
         svg.text(x, y_text, text, size=6.5, colour=INK)
     return Figure(name, "svg", chart.to_bytes(), caption, alt or caption)
+
+
+def _name_beside(f: Frame, x: float, y: float, name: str) -> tuple[float, float, str]:
+    """Where a unit's name starts (6.5 pt, 2 pt above its dot): 3 pt right of the dot, or ending 3 pt left
+    of it when it would pass the plot area's right edge."""
+    width = text_width(name, 6.5)
+    return (float(x) + 3 if x + 3 + width <= f.box[2] else float(x) - 3 - width), float(y) - 2, name
 
 
 def highlighted(rates, high, count: int) -> np.ndarray:

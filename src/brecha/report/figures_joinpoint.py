@@ -27,7 +27,7 @@ import numpy as np
 
 from .figures import ACCENT, BLUE, INK, MUTED, Figure
 from .figures_print import print_chart, print_multiples
-from .figures_multiples import axis_limits, draw_panel, panel_grid, short_title
+from .figures_multiples import axis_limits, draw_panel, panel_grid, room_for_y_labels, short_title
 from .svg import Svg, num, text_width
 from .svg_axes import PAD, TICK, Frame, left_margin, nice_ticks, tick_labels, year_ticks
 
@@ -80,6 +80,7 @@ def joinpoint_multiples(name: str, fits: dict, *, labels: dict, apc_label: str, 
                             + [ys for c in codes for _, ys in curves[c]])
     values = values[np.isfinite(values)]
     ylim = axis_limits(float(values.min()), float(values.max())) if len(values) else (0.0, 1.0)
+    width, boxes = room_for_y_labels(width, boxes, [ylim] * len(codes), ncols)
     svg = Svg(width, height)
     for i, (code, box) in enumerate(zip(codes, boxes)):
         fit = fits[code]

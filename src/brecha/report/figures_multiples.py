@@ -30,8 +30,8 @@ import numpy as np
 import pandas as pd
 
 from .figures import ACCENT, INK, MUTED, Figure
-from .svg import Svg
-from .svg_axes import Frame, nice_ticks, padded, tick_labels
+from .svg import Svg, text_width
+from .svg_axes import PAD, TICK, Frame, nice_ticks, padded, tick_labels
 
 LABEL_SIZE = 7.0
 TITLE_SIZE = 8.5
@@ -64,6 +64,7 @@ def small_multiples(name: str, table: pd.DataFrame, *, caption: str = "", alt: s
         limits = [shared] * n
     else:
         limits = [axis_limits(*v) if v is not None else (0.0, 1.0) for v in limits]
+    width, boxes = room_for_y_labels(width, boxes, limits, ncols)
     svg = Svg(width, height)
     for i, (panel, box, ylim) in enumerate(zip(panels, boxes, limits)):
         years = panel["years"]
@@ -99,6 +100,18 @@ def panel_grid(n: int, ncols: int, *, row_height: float, wspace: float):
     return width, height, boxes
 
 
+def room_for_y_labels(width: float, boxes: list, limits: list, ncols: int) -> tuple[float, list]:
+    """The figure's width and the panels' boxes moved right as far as the widest y tick label of the first
+    column's panels (limits ``limits``) needs to stay inside the picture (a grid of one or two columns
+    leaves 7 % of a narrow figure on the left: "10,0" was cut)."""
+    if not boxes:
+        return width, boxes
+    widest = max(text_width(t, LABEL_SIZE) for box, ylim in list(zip(boxes, limits))[::ncols]
+                 for t in [""] + tick_labels(y_ticks(ylim, box)))
+    extra = max(widest + TICK + PAD + 2 - boxes[0][0], 0.0)
+    return width + extra, [(left + extra, top, right + extra, bottom) for left, top, right, bottom in boxes]
+
+
 def axis_limits(lo: float, hi: float) -> tuple[float, float]:
     """An axis' limits from its data limits, as matplotlib's ``Axes.autoscale_view``: equal limits moved 5 %
     of their value apart (±0.05 at zero), then 5 % of the span added on each side."""
@@ -117,7 +130,7 @@ def y_ticks(ylim, box) -> np.ndarray:
 def draw_panel(svg: Svg, index: int, box, xlim, ylim, *, years: list, title: str, ylabels: bool, data) -> Frame:
     """One panel, as the group ``panel-<index + 1>``: grid lines and ticks at its y ticks (:func:`y_ticks`) and
     its first and last year, then ``data(frame)`` (the panel's lines and dots), the spines, the tick labels
-    (the y labels only when ``ylabels``) and the title."""
+    (the y labels only when ``ylabels``) and the title (:func:`fitted_title`: inside the picture)."""
     svg.open(id=f"panel-{index + 1}")
     frame = Frame(svg, box, xlim, ylim)
     yvals = y_ticks(ylim, box)
@@ -128,7 +141,8 @@ def draw_panel(svg: Svg, index: int, box, xlim, ylim, *, years: list, title: str
     if ylabels:
         frame.y_labels(yvals, tick_labels(yvals), size=LABEL_SIZE)
     frame.x_labels(xvals, [str(int(v)) for v in xvals], size=LABEL_SIZE)
-    svg.text(box[0], box[1] - TITLE_PAD, title, size=TITLE_SIZE, colour=INK, bold=True)
+    svg.text(box[0], box[1] - TITLE_PAD, fitted_title(title, svg.width - box[0] - 2), size=TITLE_SIZE, colour=INK,
+             bold=True)
     svg.close()
     return frame
 
@@ -137,6 +151,14 @@ def short_title(title, chars: int = TITLE_CHARS) -> str:
     """A panel's title cut to ``chars`` characters, the last an ellipsis."""
     title = str(title)
     return title if len(title) <= chars else title[:chars - 1] + "…"
+
+
+def fitted_title(title: str, width: float) -> str:
+    """A panel's title shortened (the last character an ellipsis) until, bold at :data:`TITLE_SIZE`, it is at
+    most ``width`` points wide: a long title in the last column passed the picture's right edge."""
+    while len(title) > 1 and text_width(title, TITLE_SIZE, bold=True) > width:
+        title = title[:-2].rstrip() + "…"
+    return title
 
 
 def _measure(frame: Frame, p: dict, ref, xlim) -> None:

@@ -25,17 +25,20 @@ def draw_legend(svg: Svg, x: float, middle: float, entries: list[tuple[str, str]
     title_size = size + 0.5
     height = len(entries) * row + (title_size * 1.6 if title else 0)
     y = middle - height / 2
-    width = 0.0
     if title:
         svg.text(x, y, title, size=title_size, colour=INK, valign="top")
-        width = text_width(title, title_size)
         y += title_size * 1.6
     for colour, label in entries:
         svg.rect(x, y + size * 0.25, size * 1.6, size * 1.1, fill=colour, stroke=MUTED, width=0.4)
         svg.text(x + size * 2.4, y + size * 0.8, label, size=size, colour=INK, valign="center")
-        width = max(width, size * 2.4 + text_width(label, size))
         y += row
-    return width
+    return legend_width(entries, title, size=size)
+
+
+def legend_width(entries: list[tuple[str, str]], title: str = "", *, size: float = 11.0) -> float:
+    """The width in points of :func:`draw_legend`'s legend: its title or its widest swatch and label."""
+    widths = [text_width(title, size + 0.5)] if title else []
+    return max(widths + [size * 2.4 + text_width(label, size) for _, label in entries], default=0.0)
 
 
 class ColouredMap:
@@ -64,13 +67,16 @@ class ColouredMap:
                title: str = "", legend_title: str = "", inset_title: str = "", caption: str = "",
                alt: str = "", dpi: int = 100) -> Figure | None:
         """The map with each unit in its colour (``unit -> colour``; others light grey), ``legend`` of
-        ``(colour, label)``, the title and the inset's title. ``dpi`` is accepted for the callers of the
+        ``(colour, label)``, the title and the inset's title. The picture is widened when the legend's
+        longest label (or the title) would pass its right edge. ``dpi`` is accepted for the callers of the
         raster maps and not used: the map is a vector drawing."""
         if not self.drawn:
             return None
-        svg = Svg(self.width, self.height, title=title)
-        self.shapes(svg, {str(u): c for u, c in colours_by_unit.items()}, inset_title)
         x, top, bottom = self.legend_box
+        width = max(self.width, x + legend_width(legend, legend_title, size=self.legend_size) + 6,
+                    self.width * 0.01 + text_width(title, TITLE_SIZE, bold=True) + 6)
+        svg = Svg(width, self.height, title=title)
+        self.shapes(svg, {str(u): c for u, c in colours_by_unit.items()}, inset_title)
         draw_legend(svg, x, (top + bottom) / 2, legend, legend_title, size=self.legend_size)
         self.extra_legend(svg)
         svg.text(self.width * 0.01, 4.0, title, size=TITLE_SIZE, colour=INK, bold=True, valign="top")

@@ -16,7 +16,8 @@ kept below as numbers. A character not listed counts as 0.6 em.
 from __future__ import annotations
 
 import math
-from html import escape
+import re
+from html import escape as _escape
 
 import numpy as np
 
@@ -27,6 +28,13 @@ REGULAR_MORE = {'á': 613, 'é': 615, 'í': 278, 'ó': 612, 'ú': 634, 'ñ': 634
 BOLD_ASCII = (348, 456, 521, 838, 696, 1002, 872, 306, 457, 457, 523, 838, 380, 415, 380, 365, 696, 696, 696, 696, 696, 696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 580, 1000, 774, 762, 734, 830, 683, 683, 821, 837, 372, 372, 775, 637, 995, 837, 850, 733, 850, 770, 720, 682, 812, 774, 1103, 771, 724, 725, 457, 365, 457, 838, 500, 500, 675, 716, 593, 716, 678, 435, 716, 712, 343, 343, 665, 343, 1042, 712, 687, 716, 716, 493, 595, 478, 712, 652, 924, 645, 652, 582, 712, 365, 712, 838)
 BOLD_MORE = {'á': 675, 'é': 678, 'í': 343, 'ó': 687, 'ú': 712, 'ñ': 712, 'Á': 774, 'É': 683, 'Í': 372, 'Ó': 850, 'Ú': 812, 'Ñ': 837, 'ü': 712, 'Ü': 812, 'ç': 593, 'ã': 675, 'õ': 687, 'â': 675, 'ê': 678, 'ô': 687, 'à': 675, 'Ç': 734, 'Ã': 774, 'Õ': 850, 'Â': 774, 'Ê': 683, 'Ô': 850, '–': 500, '—': 1000, '…': 1000, '·': 380, '×': 838, '°': 500, '’': 380, '≥': 838, '≤': 838, '−': 838}
 UNKNOWN_WIDTH = 600
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # characters XML 1.0 does not allow at all
+
+
+def escape(text: str) -> str:
+    """Text for an SVG element: ``&``, ``<`` and ``>`` escaped, control characters XML forbids (a vertical tab
+    in a unit's name read from a user's file) left out, so the figure stays valid XML."""
+    return _escape(_NOT_XML.sub("", str(text)), quote=False)
 # where a text's baseline sits from the point it is aligned on, in ems of its size (DejaVu Sans: capital
 # height 0.73, descent 0.24): centred on the digits' middle, hanging from the capitals' top, resting on the
 # descenders' bottom
@@ -182,13 +190,13 @@ class Svg:
             attrs.append(f'transform="rotate({num(rotate)} {num(tx)} {num(ty)})"')
         if halo:
             attrs.append('stroke="#ffffff" stroke-width="2.5" paint-order="stroke" stroke-linejoin="round"')
-        self.parts.append(f"<text {' '.join(attrs)}>{escape(str(text), quote=False)}</text>")
+        self.parts.append(f"<text {' '.join(attrs)}>{escape(text)}</text>")
 
     def to_bytes(self) -> bytes:
         w, h = num(self.width), num(self.height)
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}pt" height="{h}pt" viewBox="0 0 {w} {h}" '
                 f'font-family="{FONT}">')
-        title = f"<title>{escape(self.title, quote=False)}</title>" if self.title else ""
+        title = f"<title>{escape(self.title)}</title>" if self.title else ""
         defs = f"<defs>{''.join(self.defs)}</defs>" if self.defs else ""
         ground = f'<rect width="{w}" height="{h}" fill="#ffffff"/>'
         return "\n".join(['<?xml version="1.0" encoding="utf-8"?>', head + title + defs + ground,
