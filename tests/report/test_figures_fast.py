@@ -11,7 +11,6 @@ report's figures"):
 """
 import io
 import re
-import xml.etree.ElementTree as ET
 
 import numpy as np
 import pandas as pd
@@ -20,10 +19,10 @@ import pytest
 from brecha.report import figures as F
 from brecha.report import matplotlib_style
 from brecha.report.figures_multiples import small_multiples
+from svg_read import NS, dots, pieces, texts
+from svg_read import panels as panels_of
 
-NS = "{http://www.w3.org/2000/svg}"
 CENTER = 0.36  # a y tick label's baseline below its tick, in ems of its size (centred on the tick)
-POINT = re.compile(r"([ML])([-\d.]+) ([-\d.]+)")
 
 
 @pytest.fixture
@@ -37,37 +36,18 @@ def spanish():
     set_language(before)
 
 
-def _panels(svg: bytes) -> list:
-    """The SVG's panels, ``<g id="panel-1">`` and on, in order."""
-    root = ET.fromstring(svg)
-    return [g for g in root.iter(NS + "g") if (g.get("id") or "").startswith("panel-")]
 
 
-def _texts(el) -> list[dict]:
-    return [{"text": t.text, "x": float(t.get("x")), "y": float(t.get("y")), "size": float(t.get("font-size")),
-             "anchor": t.get("text-anchor", "start"), "bold": t.get("font-weight") == "bold"}
-            for t in el.iter(NS + "text")]
 
 
-def _dots(el, fill: str) -> list[tuple[float, float]]:
-    return [(float(c.get("cx")), float(c.get("cy"))) for g in el.iter(NS + "g") if g.get("fill") == fill
-            for c in g.iter(NS + "circle")]
 
 
-def _pieces(d: str) -> list[np.ndarray]:
-    """A path's pieces (each from an ``M``) as arrays of (x, y)."""
-    out = []
-    for cmd, x, y in POINT.findall(d):
-        if cmd == "M":
-            out.append([])
-        out[-1].append((float(x), float(y)))
-    return [np.array(p) for p in out]
 
 
 def _y_ticks(panel) -> list[tuple[float, float]]:
     """(value, tick y) of a panel's y tick labels (Spanish): right-aligned numbers centred on their ticks."""
     return [(float(t["text"].replace("−", "-").replace(".", "").replace(",", ".")), t["y"] - CENTER * t["size"])
-            for t in _texts(panel) if t["anchor"] == "end"]
+            for t in texts(panel) if t["anchor"] == "end"]
 
 
 def _line(pairs):
@@ -79,7 +59,7 @@ def _line(pairs):
 
 
 def _years(panel) -> list[dict]:
-    return [t for t in _texts(panel) if t["anchor"] == "middle" and re.fullmatch(r"\d{4}", t["text"])]
+    return [t for t in texts(panel) if t["anchor"] == "middle" and re.fullmatch(r"\d{4}", t["text"])]
 
 
 def _table():
@@ -105,8 +85,8 @@ def test_small_multiples_draw_every_point_where_the_axis_says(sharey, spanish):
     labels = {"gini": "Gini (weighted)", "ti": "Theil ×1000", "par": "PAR"}
     fig = small_multiples("t", table, labels=labels, ncols=3, sharey=sharey)
     assert (fig.name, fig.format) == ("t", "svg")
-    panels = _panels(fig.data)
-    assert [[t["text"] for t in _texts(p) if t["bold"]] for p in panels] == [[v] for v in labels.values()]
+    panels = panels_of(fig.data)
+    assert [[t["text"] for t in texts(p) if t["bold"]] for p in panels] == [[v] for v in labels.values()]
     # x tick labels: the first and last year under every panel
     assert [[t["text"] for t in _years(p)] for p in panels] == [["2005", "2016"]] * 3
     # y tick labels: right-aligned numbers left of a panel (only the first column's when sharey)
@@ -118,7 +98,7 @@ def test_small_multiples_draw_every_point_where_the_axis_says(sharey, spanish):
         g = g[g["estimate"].notna()].sort_values("year")
         to_y = _line(ticks[0 if sharey else i])
         first, last = [t["x"] for t in _years(panel)]  # SVG x of 2005 and 2016
-        marks = np.array(_dots(panel, F.ACCENT))
+        marks = np.array(dots(panel, F.ACCENT))
         assert len(marks) == len(g) == (11 if i == 1 else 12)
         assert np.allclose(marks[:, 0], first + (g["year"] - 2005) / 11 * (last - first), atol=0.01)
         assert np.allclose(marks[:, 1], to_y(g["estimate"]), atol=0.01)
@@ -134,12 +114,12 @@ def test_small_multiples_reference_line_and_long_titles():
     reference = pd.DataFrame({"year": np.arange(2003, 2019), "estimate": np.linspace(0.3, 0.1, 16)})
     long = "A measure with a name far longer than a panel is wide"
     fig = small_multiples("r", table, labels={"gini": long}, ncols=2, reference=reference)
-    panels = _panels(fig.data)
-    assert [t["text"] for p in panels for t in _texts(p) if t["bold"]] == [long[:33] + "…", "ti"]
+    panels = panels_of(fig.data)
+    assert [t["text"] for p in panels for t in texts(p) if t["bold"]] == [long[:33] + "…", "ti"]
     for panel in panels:  # the reference, dashed, in every panel, cut at the panel's x range (years ± 0.5)
         dashed = [p for p in panel.iter(NS + "path") if p.get("stroke-dasharray")]
         assert len(dashed) == 1 and dashed[0].get("stroke") == F.MUTED
-        xs = np.concatenate(_pieces(dashed[0].get("d")))[:, 0]
+        xs = np.concatenate(pieces(dashed[0].get("d")))[:, 0]
         first, last = [t["x"] for t in _years(panel)]
         per_year = (last - first) / 11
         assert xs.min() == pytest.approx(first - 0.5 * per_year, abs=0.01)
@@ -223,10 +203,10 @@ def test_joinpoint_multiples_draw_every_rate_segment_and_joinpoint_where_the_axe
     codes = list(fits)
     assert sum(len(f["joinpoints"]) for f in fits.values()) >= 5
     fig = joinpoint_multiples("j", fits, labels=names, apc_label="APC", fmt=lambda v: f"{v:.1f}", alpha=0.05)
-    panels = _panels(fig.data)
-    assert [t["text"] for p in panels for t in _texts(p) if t["bold"]] == [names[c] for c in codes]
+    panels = panels_of(fig.data)
+    assert [t["text"] for p in panels for t in texts(p) if t["bold"]] == [names[c] for c in codes]
     assert [[t["text"] for t in _years(p)] for p in panels] == [["2000", "2019"]] * len(codes)
-    notes = [t["text"] for p in panels for t in _texts(p) if t["anchor"] == "middle" and t not in _years(p)]
+    notes = [t["text"] for p in panels for t in texts(p) if t["anchor"] == "middle" and t not in _years(p)]
     want = [f"{a:.1f}{'*' if p < 0.05 else ''}" for c in codes
             for a, p in zip(fits[c]["segments"]["apc"], fits[c]["segments"]["p_value"])]
     assert notes == want
@@ -237,13 +217,13 @@ def test_joinpoint_multiples_draw_every_rate_segment_and_joinpoint_where_the_axe
     for i, (code, panel) in enumerate(zip(codes, panels)):
         to_y = _line(ticks[i - i % 4])
         first, last = [t["x"] for t in _years(panel)]
-        marks = np.array(_dots(panel, F.MUTED))
+        marks = np.array(dots(panel, F.MUTED))
         fit = fits[code]
         assert len(marks) == len(fit["rate"])
         assert np.allclose(marks[:, 0], first + (fit["observed_year"] - 2000) / 19 * (last - first), atol=0.01)
         assert np.allclose(marks[:, 1], to_y(fit["rate"]), atol=0.01)
         # the joinpoints: dotted vertical lines at their years, past every rate of the panel above and below
-        dotted = [s for p in panel.iter(NS + "path") if p.get("stroke-dasharray") for s in _pieces(p.get("d"))]
+        dotted = [s for p in panel.iter(NS + "path") if p.get("stroke-dasharray") for s in pieces(p.get("d"))]
         assert len(dotted) == len(fit["joinpoints"])
         for line, jp in zip(dotted, fit["joinpoints"]):
             assert np.allclose(line[:, 0], first + (jp - 2000) / 19 * (last - first), atol=0.01)
