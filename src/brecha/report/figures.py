@@ -19,7 +19,7 @@ import pandas as pd
 
 from .svg import Svg, text_width
 from .svg_axes import (LABEL_SIZE, NOTE_SIZE, PAD, TICK, Chart, Frame, along, free_corner, legend, legend_size,
-                       log_ticks, padded, tick_labels, wrap, year_ticks)
+                       log_ticks, padded, runs, tick_labels, wrap, year_ticks)
 
 # A calm palette that prints well in grey: ink, accent, and a colour-blind-safe sequential ramp.
 INK = "#1f2933"
@@ -70,12 +70,7 @@ def _band(svg: Svg, xs, lower, upper, colour: str) -> None:
     """A band between ``lower`` and ``upper`` (points), one polygon per run of points with both bounds (as
     matplotlib's ``fill_between``: broken where a bound is missing)."""
     ok = np.isfinite(xs) & np.isfinite(lower) & np.isfinite(upper)
-    starts = np.flatnonzero(ok & ~np.concatenate([[False], ok[:-1]]))
-    for start in starts:
-        end = start
-        while end + 1 < len(ok) and ok[end + 1]:
-            end += 1
-        run = slice(start, end + 1)
+    for run in runs(ok):
         svg.polygon(np.concatenate([xs[run], xs[run][::-1]]), np.concatenate([lower[run], upper[run][::-1]]),
                     fill=colour, opacity=0.15)
 

@@ -31,7 +31,7 @@ import pandas as pd
 
 from .figures import ACCENT, INK, MUTED, Figure
 from .svg import Svg, text_width
-from .svg_axes import PAD, TICK, Frame, nice_ticks, padded, tick_labels
+from .svg_axes import PAD, TICK, Frame, bins_for, nice_ticks, padded, runs, tick_labels
 
 LABEL_SIZE = 7.0
 TITLE_SIZE = 8.5
@@ -123,8 +123,7 @@ def axis_limits(lo: float, hi: float) -> tuple[float, float]:
 def y_ticks(ylim, box) -> np.ndarray:
     """The y tick values of a panel: round values inside its limits, at most one interval per twice the
     label size of the panel's height, and 9."""
-    bins = max(min(int(math.floor((box[3] - box[1]) / (LABEL_SIZE * 2))), 9), 1)
-    return nice_ticks(ylim[0], ylim[1], bins)
+    return nice_ticks(ylim[0], ylim[1], bins_for(box[3] - box[1], size=LABEL_SIZE))
 
 
 def draw_panel(svg: Svg, index: int, box, xlim, ylim, *, years: list, title: str, ylabels: bool, data) -> Frame:
@@ -168,7 +167,7 @@ def _measure(frame: Frame, p: dict, ref, xlim) -> None:
     if p["band"] is not None:
         lower, upper = p["band"]
         ok = np.isfinite(p["x"]) & np.isfinite(lower) & np.isfinite(upper)
-        for run in _runs(ok):
+        for run in runs(ok):
             xs, top, bottom = frame.fx(p["x"][run]), frame.fy(upper[run]), frame.fy(lower[run])
             svg.polygon(np.concatenate([xs, xs[::-1]]), np.concatenate([top, bottom[::-1]]), fill=ACCENT, opacity=0.15)
     if ref is not None:
@@ -217,12 +216,6 @@ def _ylimits(panel: dict, ref) -> tuple[float, float] | None:
     values = np.concatenate(parts)
     values = values[np.isfinite(values)]
     return (float(values.min()), float(values.max())) if len(values) else None
-
-
-def _runs(ok: np.ndarray) -> list[slice]:
-    """The stretches of consecutive True values (a band is broken where a bound is missing)."""
-    edges = np.flatnonzero(np.diff(np.concatenate([[0], ok.astype(int), [0]])))
-    return [slice(a, b) for a, b in zip(edges[::2], edges[1::2])]
 
 
 def _clip_x(x: np.ndarray, y: np.ndarray, x0: float, x1: float):

@@ -10,7 +10,7 @@ sizes (inches x 72 points) and texts; the maps are now vector drawings instead o
 """
 from __future__ import annotations
 
-from .figures import INK, MISSING, MUTED, Figure
+from .figures import INK, MUTED, Figure
 from .svg import Svg, text_width
 
 TITLE_SIZE = 13.0
@@ -82,6 +82,3 @@ class ColouredMap:
         svg.text(self.width * 0.01, 4.0, title, size=TITLE_SIZE, colour=INK, bold=True, valign="top")
         return Figure(name, "svg", svg.to_bytes(), caption, alt or caption)
 
-
-def fill_of(colours: dict[str, str], unit: str) -> str:
-    return colours.get(unit, MISSING)

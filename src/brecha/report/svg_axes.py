@@ -177,11 +177,17 @@ NOTE_SIZE = 7.0       # a note under a chart
 LEGEND_SIZE = 8.0     # legend texts
 
 
-def bins_for(length: float, *, vertical: bool = True) -> int:
-    """Tick intervals for an axis ``length`` points long, matplotlib's rule (``Axis.get_tick_space`` for
-    ``MaxNLocator(nbins="auto")``): the length over twice the tick labels' size on a vertical axis, three times
-    on a horizontal one, 1 to 9."""
-    return int(min(9, max(1, math.floor(length / (LABEL_SIZE * (2.0 if vertical else 3.0))))))
+def bins_for(length: float, *, vertical: bool = True, size: float = LABEL_SIZE) -> int:
+    """Tick intervals for an axis ``length`` points long with tick labels of ``size`` points, matplotlib's rule
+    (``Axis.get_tick_space`` for ``MaxNLocator(nbins="auto")``): the length over twice the labels' size on a
+    vertical axis, three times on a horizontal one, 1 to 9."""
+    return int(min(9, max(1, math.floor(length / (size * (2.0 if vertical else 3.0))))))
+
+
+def runs(ok: np.ndarray) -> list[slice]:
+    """The stretches of consecutive True values of ``ok`` (a band is broken where a bound is missing)."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], np.asarray(ok).astype(int), [0]])))
+    return [slice(a, b) for a, b in zip(edges[::2], edges[1::2])]
 
 
 def wrap(text: str, width: float, size: float) -> list[str]:
