@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .compat import isin
 from .errors import InputError, warn
 # the reference (which units, how chosen) lives in disparity_reference; its names stay importable from here
 from .disparity_reference import (BEST_MIN_EXPECTED, _normalise_codes, _pool_quick, prepare_panel,  # noqa: F401
@@ -407,7 +408,7 @@ class _Plan:
                 raise InputError(MSG("no_units", codes=", ".join(absent[:10]) + (" ..." if len(absent) > 10 else "")),
                                  argument="units", hint=MSG("no_units_hint", examples=", ".join(
                                      map(str, pd.unique(ev["unit"])[:3]))))
-            analysed = ev["unit"].isin(wanted).to_numpy()
+            analysed = isin(ev["unit"], wanted)
             unit_list = sorted(set(wanted) & set(ev["unit"]))
         else:
             analysed = np.ones(len(ev), dtype=bool)
@@ -422,7 +423,7 @@ class _Plan:
         self.d = d = as_float(ev["events"])
         self.n = n = as_float(ev["births"])
         self.valid = valid = np.isfinite(d) & np.isfinite(n)
-        self.is_ref = is_ref = ev["unit"].isin(codes).to_numpy()
+        self.is_ref = is_ref = isin(ev["unit"], codes)
         pidx, periods = pd.factorize(ev["period"].astype(str), sort=True)
         self.pidx, self.periods = pidx, np.asarray(periods, dtype=object)
         self.k = k = len(periods)

@@ -13,6 +13,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from .compat import isin
 from .errors import InputError
 from .i18n import Catalog, get_language
 from .intervals import as_float
@@ -151,7 +152,7 @@ def _covariate_means(panel, covariate: str, years, units) -> pd.Series:
         yrs = [years] if isinstance(years, int) else list(years)
         d = d[d["year"].isin(yrs)]
     if units is not None:
-        d = d[d["unit"].astype(str).isin(units)]
+        d = d[isin(d["unit"].astype(str), units)]
     means = pd.to_numeric(d[covariate], errors="coerce").groupby(d["unit"].astype(str)).mean().dropna()
     if means.empty:
         raise InputError(MSG("no_covariate_values", name=covariate))
@@ -207,7 +208,7 @@ def resolve_reference(panel, spec, years=None, outcome: str = "infant", units=No
         ev, unit_attrs = _pooled
     present = set(ev["unit"].tolist())
     if units is not None:
-        ev = ev[ev["unit"].isin(units)]
+        ev = ev[isin(ev["unit"], units)]
     period = str(ev["period"].iloc[0]) if len(ev) else ""
     if spec is None or (isinstance(spec, str) and not spec.strip()) or (
             not isinstance(spec, str) and len(list(spec)) == 0):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 import unicodedata
 from functools import lru_cache
@@ -231,10 +232,13 @@ def reference_output(command: tuple) -> pd.DataFrame:
 
         folder = Path(tempfile.mkdtemp(prefix="brecha-e2e-ref-"))
         out = folder / "ref.csv"
-        run = run_in_process(["--lang", "en", *command, "--example", "chile", "-o", str(out)])
-        if run.rc != 0 or not out.exists():
-            raise RuntimeError(f"the example itself fails: {' '.join(command)}: {run.stderr[-300:]}")
-        _REFERENCE[command] = read_any(out)
+        try:
+            run = run_in_process(["--lang", "en", *command, "--example", "chile", "-o", str(out)])
+            if run.rc != 0 or not out.exists():
+                raise RuntimeError(f"the example itself fails: {' '.join(command)}: {run.stderr[-300:]}")
+            _REFERENCE[command] = read_any(out)
+        finally:  # read into memory: the folder is not left in the system's temporary folder
+            shutil.rmtree(folder, ignore_errors=True)
     return _REFERENCE[command].copy()
 
 

@@ -7,6 +7,7 @@ example database), so the suite stays fast and the same on every machine.
 """
 from __future__ import annotations
 
+import shutil
 import tempfile
 import warnings
 from pathlib import Path
@@ -38,6 +39,11 @@ GOOD: dict[str, bytes] = {}
 for _suffix in SUFFIXES:
     ORIGINAL.to_file(FOLDER / f"good{_suffix}")
     GOOD[_suffix] = (FOLDER / f"good{_suffix}").read_bytes()
+
+
+def teardown_module(module):
+    """The files' folder removed once the module's tests ran (not left in the system's temporary folder)."""
+    shutil.rmtree(FOLDER, ignore_errors=True)
 
 
 def _read(data: bytes, suffix: str, reader=read_panel):

@@ -185,3 +185,54 @@ def test_one_year_parser_serves_the_cli_and_the_study_files():
             parse_years(bad)
         with pytest.raises(argparse.ArgumentTypeError):
             cli_years(bad)
+
+
+def test_events_remembered_gives_the_same_tables_as_computing_them_afresh():
+    """Inside ``events_remembered`` each request is computed once; every call still gets its own copy
+    (changing one never changes the next), and outside the block a changed ``data`` is seen at once."""
+    p = Panel(table(), country=None)
+    requests = [dict(), dict(years=[2010]), dict(years=2011), dict(pool=True), dict(years=(2010, 2011), pool=True)]
+    fresh = [p.events(**kw) for kw in requests]
+    calls = []
+    original = Panel._events
+
+    def counted(self, *args):
+        calls.append(args)
+        return original(self, *args)
+
+    Panel._events = counted
+    try:
+        with p.events_remembered():
+            for _ in range(3):
+                for kw, want in zip(requests, fresh):
+                    got = p.events(**kw)
+                    pd.testing.assert_frame_equal(got, want)
+                    got.loc[:, "events"] = 0  # a caller that edits its table
+                    got.attrs["notes"] = ["edited"]
+            assert len(calls) == len(requests)  # computed once each
+            assert p.events(pool=True).attrs.get("notes") != ["edited"]
+        assert "_events_memo" not in p.__dict__
+        p.data.loc[:, "deaths"] = p.data["deaths"] * 2  # edited between calls, outside the block: seen
+        assert p.events()["events"].tolist() == [16, 18, 12, 4]
+    finally:
+        Panel._events = original
+
+
+def test_the_report_asks_each_events_table_once(monkeypatch, tmp_path):
+    """The default Chilean report reads a dozen events tables: four distinct ones, each computed once."""
+    from brecha.report.build import build_report
+    from brecha.study import example_study
+
+    monkeypatch.setenv("BRECHA_JOBS", "1")  # every analysis in this process, so every call is counted
+    calls = []
+    original = Panel._events
+
+    def counted(self, *args):
+        calls.append(args)
+        return original(self, *args)
+
+    monkeypatch.setattr(Panel, "_events", counted)
+    study = example_study("chile")
+    build_report(study, tmp_path / "r", lang="en", write=False)
+    asked = [repr(args) for args in calls]
+    assert 0 < len(asked) == len(set(asked)) <= 6, asked

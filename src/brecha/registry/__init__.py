@@ -22,6 +22,7 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
+from ..compat import isin
 from ..errors import InputError
 from ..i18n import Catalog
 from . import argentina as _argentina
@@ -85,7 +86,7 @@ class Registry:
     def is_known(self, codes) -> np.ndarray:
         """True where the (normalised) code is a unit of the registry."""
         normal = self.normalise_codes(codes)
-        return normal.isin(self._known).fillna(False).to_numpy(dtype=bool)
+        return isin(normal, self._known)
 
     def harmonise_codes(self, codes, year=None, system: str = "auto", split: str = "keep") -> pd.DataFrame:
         """Map codes of any period to current units: DataFrame ``code_in, unit, status, note``.
@@ -99,7 +100,7 @@ class Registry:
                                           split=split)
         code_in = _codes.clean_code_text(codes)
         normal = self.normalise_codes(code_in)
-        known = normal.isin(self._known).fillna(False).astype(bool)
+        known = pd.Series(isin(normal, self._known), index=normal.index)
         return pd.DataFrame({
             "code_in": code_in.astype("str").where(code_in.notna(), ""),
             "unit": normal.where(known, pd.NA).astype("string"),

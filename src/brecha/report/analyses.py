@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..compat import isin
 from ..panel import parse_years
 from ..panel_levels import sum_members
 from .calls import Unavailable, _call, _function, _module
@@ -402,7 +403,7 @@ def gap(res: StudyResults) -> None:
     score = res.smoothed if res.smoothed is not None else pooled["estimate"].astype(float)
     groups = extreme_fifths(pooled["births"].astype(float), score)
     py = res.per_year
-    py = py[py["unit"].isin(groups.index)]
+    py = py[isin(py["unit"], groups.index)]
     g = py.assign(group=py["unit"].map(groups))
     g = g[g["group"].isin(["high", "low"])]
     # the fifths' totals by the one summing rule (brecha.panel_levels): a unit-year enters with both its

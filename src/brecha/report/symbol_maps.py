@@ -21,6 +21,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..compat import isin
 from .figures import INK, MISSING, MUTED
 from .map_svg import ColouredMap
 from .svg import Svg, num, text_width
@@ -47,7 +48,7 @@ def seats(units: pd.DataFrame | None, wanted) -> pd.DataFrame:
         return pd.DataFrame(columns=["unit", "lat", "lon"])
     u = units[["unit", "lat", "lon"]].copy()
     u["unit"] = u["unit"].astype(str)
-    u = u[u["unit"].isin({str(w) for w in wanted})]
+    u = u[isin(u["unit"], {str(w) for w in wanted})]
     return u.dropna(subset=["lat", "lon"]).reset_index(drop=True)
 
 
@@ -152,7 +153,7 @@ def tile_positions(units: pd.DataFrame, wanted, layout: dict | None = None) -> p
     provinces not in the layout, in code order on extra rows below; inside a tile the units fill a
     ceil(sqrt(n)) grid in code order, below a strip for the province's label."""
     u = units[["unit", "province"]].astype(str)
-    u = u[u["unit"].isin({str(w) for w in wanted})].sort_values(["province", "unit"])
+    u = u[isin(u["unit"], {str(w) for w in wanted})].sort_values(["province", "unit"])
     layout = dict(layout or {})
     spare = [p for p in sorted(u["province"].unique()) if p not in layout]
     width = max([c for c, _ in layout.values()], default=-1) + 1 or max(1, math.ceil(math.sqrt(len(spare))))

@@ -18,6 +18,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from ...compat import isin
+
 MODEL_COVARIATES_SKIPPED = ("population",)  # counts of people, not explanatory levels
 
 
@@ -197,7 +199,7 @@ def determinants_data(report, tables: Tables, index: dict, covariates: list[str]
             continue
         frame = data[["unit", "year", cov]].copy()
         frame["unit"] = frame["unit"].astype(str)
-        frame = frame[frame["unit"].isin(index.keys())]
+        frame = frame[isin(frame["unit"], index.keys())]
         frame[cov] = pd.to_numeric(frame[cov], errors="coerce").astype(float)
         frame = frame[np.isfinite(frame[cov])]
         if frame.empty:
