@@ -15,7 +15,7 @@ The rules reproduced are those of ``to_csv``'s defaults: ``,`` between cells, a 
 text cell quoted (``"``, inner quotes doubled) only when it holds ``,`` or ``"`` (``csv.QUOTE_MINIMAL``),
 other objects as ``str`` (a Python float as ``repr``). A table outside them (a cell or column name with a
 line break, a single column, column names that are not text, a dtype not listed in :func:`_column_text`)
-is written by ``to_csv`` itself: the file is always ``to_csv``'s (``tests/io/test_csv_text.py`` compares
+is written by ``to_csv`` itself: the file is always ``to_csv``'s (``tests/report/test_csv_text.py`` compares
 both on every table of both example reports, on the command line's files and on tables made to break it).
 """
 from __future__ import annotations
@@ -133,9 +133,13 @@ def _column_cells(series: pd.Series) -> tuple[list, np.ndarray | None]:
         # their bits, so -0.0 keeps its sign as in to_csv
         codes, bits = pd.factorize(series.to_numpy().view(np.int64))
         uniques = bits.view(np.float64)
-        text = uniques.astype(str).astype(object)  # what to_csv does with a numpy float column
-        text[np.isnan(uniques)] = ""
-        return text.tolist(), codes
+        # what to_csv does with a numpy float column is numpy's text (astype(str)); for a float64 that is
+        # Python's repr, the shortest text that reads back to the same float (the same on millions of random
+        # bit patterns, tests/report/test_csv_text.py), made a third faster from Python floats (issue 19)
+        text = list(map(repr, uniques.tolist()))
+        for i in np.flatnonzero(np.isnan(uniques)).tolist():
+            text[i] = ""
+        return text, codes
     if isinstance(dtype, np.dtype) and dtype.kind in "iub":
         return _distinct(series.to_numpy())  # what to_csv does with a numpy integer or boolean column
     if isinstance(dtype, pd.CategoricalDtype):

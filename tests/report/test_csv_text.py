@@ -76,6 +76,17 @@ def test_random_tables_as_to_csv():
         assert csv_text(df) == df.to_csv(index=False)
 
 
+def test_every_kind_of_float_as_to_csv():
+    """A float64 cell is written as Python's repr, which is numpy's text (to_csv's): random bit patterns
+    (subnormals, huge, negative zero), powers of ten across the range, rounded and whole numbers, inf."""
+    rng = np.random.default_rng(5)
+    bits = rng.integers(0, 2**63, 200_000, dtype=np.int64) * rng.choice([1, -1], 200_000)
+    values = np.concatenate([bits.view(np.float64), 10.0 ** np.arange(-323, 309), np.round(rng.normal(0, 9, 5000), 3),
+                             np.arange(-2000.0, 2000.0), [0.0, -0.0, np.inf, -np.inf, np.nan, 2.0**53, 1e16, 1e-4]])
+    df = pd.DataFrame({"x": values, "i": np.arange(len(values))})
+    assert csv_text(df) == df.to_csv(index=False)
+
+
 def test_the_report_tables_are_to_csv_bytes(small_report):
     report, out = small_report
     assert report.tables

@@ -39,3 +39,20 @@ def test_number_cells_equal_the_cell_by_cell_rule(series):
 
 def test_cells_of_known_values():
     assert _column_cells(pd.Series([2.0, 0.5, np.nan])) == ["<c><v>2</v></c>", "<c><v>0.5</v></c>", ""]
+
+
+def test_text_cells_shared_by_the_sheets_and_categories_read_as_their_values():
+    """Text cells made once per workbook (``made`` shared by its columns and sheets) and a categorical column
+    made once per category are the cells each value gives alone, row by row."""
+    from brecha.report.excel import _object_cells
+
+    names = ["Ñuñoa", "A & B", " lead", None, "Ñuñoa", "x<y"]
+    alone = _object_cells(np.array(names, dtype=object))
+    assert alone[1] == '<c t="inlineStr"><is><t>A &amp; B</t></is></c>' and alone[3] == ""
+    made: dict = {}
+    for series in (pd.Series(names, dtype="string"), pd.Series(names, dtype=object),
+                   pd.Series(names, dtype="category"), pd.Series(names, dtype="string")):
+        assert _column_cells(series, made) == alone
+        assert _column_cells(series) == alone
+    half = '<c t="inlineStr"><is><t>2.5</t></is></c>'
+    assert _column_cells(pd.Series([2.5, None, 2.5], dtype="category")) == [half, "", half]

@@ -1,9 +1,10 @@
 """The report's figures drawn with less CPU keep their content (issue 19; docs/performance.md "Drawing the
 report's figures"):
 
-- small multiples written as SVG by brecha (no matplotlib): every panel's title and tick labels are in the
-  SVG, and every data point is drawn where its panel's own tick labels say that value is (checked point by
-  point from the SVG's text and marker positions, not from the code that drew them);
+- the joinpoint small multiples of Brazil's regions written as SVG by brecha (no matplotlib): every panel's
+  title and tick labels are in the SVG, and every rate is drawn where its panel's own tick labels say that
+  value is (checked point by point from the SVG's text and marker positions, not from the code that drew
+  them; the small multiples of the inequality measures: tests/report/test_svg_multiples.py);
 - (the maps are SVG written by brecha: tests/report/test_polygon_map.py and test_symbol_maps.py);
 - for the PNG files of ``brecha trends --plot``: PNG written as RGB (no alpha channel where every pixel is
   opaque): the same pixels as matplotlib's own PNG;
@@ -13,12 +14,10 @@ import io
 import re
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from brecha.report import figures as F
 from brecha.report import matplotlib_style
-from brecha.report.figures_multiples import small_multiples
 from svg_read import NS, dots, pieces, texts
 from svg_read import panels as panels_of
 
@@ -34,14 +33,6 @@ def spanish():
     set_language("es")
     yield
     set_language(before)
-
-
-
-
-
-
-
-
 
 
 def _y_ticks(panel) -> list[tuple[float, float]]:
@@ -60,70 +51,6 @@ def _line(pairs):
 
 def _years(panel) -> list[dict]:
     return [t for t in texts(panel) if t["anchor"] == "middle" and re.fullmatch(r"\d{4}", t["text"])]
-
-
-def _table():
-    """Three measures: a plain series, one with a missing estimate and a missing band year, one negative."""
-    years = np.arange(2005, 2017)
-    rows = []
-    rng = np.random.default_rng(7)
-    for measure, base in (("gini", 0.2), ("ti", 110.0), ("par", -3.0)):
-        est = base + rng.normal(0, abs(base) * 0.1, len(years))
-        for i, (y, e) in enumerate(zip(years, est)):
-            lo, hi = e - abs(base) * 0.05, e + abs(base) * 0.05
-            if measure == "ti" and i == 3:
-                e = np.nan
-            if measure == "ti" and i == 6:
-                lo = hi = np.nan
-            rows.append({"measure": measure, "year": int(y), "estimate": e, "lower": lo, "upper": hi})
-    return pd.DataFrame(rows)
-
-
-@pytest.mark.parametrize("sharey", [False, True])
-def test_small_multiples_draw_every_point_where_the_axis_says(sharey, spanish):
-    table = _table()
-    labels = {"gini": "Gini (weighted)", "ti": "Theil ×1000", "par": "PAR"}
-    fig = small_multiples("t", table, labels=labels, ncols=3, sharey=sharey)
-    assert (fig.name, fig.format) == ("t", "svg")
-    panels = panels_of(fig.data)
-    assert [[t["text"] for t in texts(p) if t["bold"]] for p in panels] == [[v] for v in labels.values()]
-    # x tick labels: the first and last year under every panel
-    assert [[t["text"] for t in _years(p)] for p in panels] == [["2005", "2016"]] * 3
-    # y tick labels: right-aligned numbers left of a panel (only the first column's when sharey)
-    ticks = [_y_ticks(p) for p in panels]
-    assert [bool(t) for t in ticks] == ([True, False, False] if sharey else [True, True, True])
-    assert all(len(t) >= 3 for t in ticks if t)
-    # the markers: one per drawn estimate, in data order, each where its panel's ticks put its value
-    for i, (panel, (_, g)) in enumerate(zip(panels, table.groupby("measure", sort=False))):
-        g = g[g["estimate"].notna()].sort_values("year")
-        to_y = _line(ticks[0 if sharey else i])
-        first, last = [t["x"] for t in _years(panel)]  # SVG x of 2005 and 2016
-        marks = np.array(dots(panel, F.ACCENT))
-        assert len(marks) == len(g) == (11 if i == 1 else 12)
-        assert np.allclose(marks[:, 0], first + (g["year"] - 2005) / 11 * (last - first), atol=0.01)
-        assert np.allclose(marks[:, 1], to_y(g["estimate"]), atol=0.01)
-    if sharey:  # one scale for all: its ticks span every panel's values (within one tick step)
-        values = np.sort([v for v, _ in ticks[0]])
-        step = values[1] - values[0]
-        assert values[0] <= table["lower"].min() + step and values[-1] >= table["upper"].max() - step
-
-
-def test_small_multiples_reference_line_and_long_titles():
-    table = _table()
-    table = table[table["measure"] != "par"]
-    reference = pd.DataFrame({"year": np.arange(2003, 2019), "estimate": np.linspace(0.3, 0.1, 16)})
-    long = "A measure with a name far longer than a panel is wide"
-    fig = small_multiples("r", table, labels={"gini": long}, ncols=2, reference=reference)
-    panels = panels_of(fig.data)
-    assert [t["text"] for p in panels for t in texts(p) if t["bold"]] == [long[:33] + "…", "ti"]
-    for panel in panels:  # the reference, dashed, in every panel, cut at the panel's x range (years ± 0.5)
-        dashed = [p for p in panel.iter(NS + "path") if p.get("stroke-dasharray")]
-        assert len(dashed) == 1 and dashed[0].get("stroke") == F.MUTED
-        xs = np.concatenate(pieces(dashed[0].get("d")))[:, 0]
-        first, last = [t["x"] for t in _years(panel)]
-        per_year = (last - first) / 11
-        assert xs.min() == pytest.approx(first - 0.5 * per_year, abs=0.01)
-        assert xs.max() == pytest.approx(last + 0.5 * per_year, abs=0.01)
 
 
 def test_png_bytes_are_matplotlibs_pixels():

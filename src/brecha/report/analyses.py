@@ -227,7 +227,7 @@ def disparity(res: StudyResults) -> None:
     kw = dict(outcome=res.outcome, years=res.years, conf_level=opts["level"])
     if opts["per_year"]:
         per_year = _call(fn, res.panel, ref, pool=False, **kw)
-        per_year["year"] = pd.to_numeric(per_year["period"], errors="coerce")
+        per_year["year"] = period_years(per_year["period"])
         res.disparity_year = per_year[per_year["unit"] == "TOTAL"].copy()
         if len(res.panel.unit_codes) <= LARGE:
             res.disparity_units_year = per_year[per_year["unit"] != "TOTAL"]
@@ -250,6 +250,17 @@ def disparity(res: StudyResults) -> None:
                     focus.insert(2, column, focus["unit"].map(values).astype(float).to_numpy())
                     res.focus_column = (column, cov, year)
             res.focus = focus
+
+
+def period_years(periods: pd.Series) -> pd.Series:
+    """``pd.to_numeric(periods, errors="coerce")``, the same values and dtype, each distinct period read
+    once: a per-year table of every unit and measure repeats a dozen periods over its rows (Brazil's gap
+    against the reference: 0.18 s of CPU to read each row's period, issue 19)."""
+    codes, uniques = pd.factorize(periods)
+    if (codes < 0).any() or not len(uniques):
+        return pd.to_numeric(periods, errors="coerce")
+    years = pd.to_numeric(pd.Series(uniques), errors="coerce")  # the whole column's dtype rule (int64, Int64, float)
+    return pd.Series(years.array.take(codes), index=periods.index, name=periods.name)
 
 
 def wide_disparity(units: pd.DataFrame) -> pd.DataFrame:
