@@ -190,7 +190,8 @@ def test_events_remembered_gives_the_same_tables_as_computing_them_afresh():
     """Inside ``events_remembered`` each request is computed once; every call still gets its own copy
     (changing one never changes the next), and outside the block a changed ``data`` is seen at once."""
     p = Panel(table(), country=None)
-    requests = [dict(), dict(years=[2010]), dict(years=2011), dict(pool=True), dict(years=(2010, 2011), pool=True)]
+    requests = [dict(), dict(years=[2010]), dict(years=2011), dict(pool=True), dict(years=(2010, 2011), pool=True),
+                dict(years=range(2010, 2012))]
     fresh = [p.events(**kw) for kw in requests]
     calls = []
     original = Panel._events
@@ -209,6 +210,8 @@ def test_events_remembered_gives_the_same_tables_as_computing_them_afresh():
                     got.loc[:, "events"] = 0  # a caller that edits its table
                     got.attrs["notes"] = ["edited"]
             assert len(calls) == len(requests)  # computed once each
+            spent = p.events(years=(y for y in [2010]), pool=True)  # a generator of years: read once
+            pd.testing.assert_frame_equal(spent, p.events(years=[2010], pool=True))
             assert p.events(pool=True).attrs.get("notes") != ["edited"]
         assert "_events_memo" not in p.__dict__
         p.data.loc[:, "deaths"] = p.data["deaths"] * 2  # edited between calls, outside the block: seen
