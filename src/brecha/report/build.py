@@ -161,7 +161,7 @@ def write_report(report: Report, out: Path) -> dict:
     from .folder import report_folder
 
     out = Path(out)
-    # the page's and the dashboard's templates: jinja2 imported once, before the fork (0.07 s of CPU a child)
+    # the page's and the dashboard's templates: jinja2 imported once, before the dashboard's child forks (0.07 s)
     import jinja2  # noqa: F401
 
     with report_folder(out) as stage, forked.session() as children:
