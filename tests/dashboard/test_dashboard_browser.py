@@ -12,25 +12,8 @@ pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="chromium and 
 
 
 @pytest.fixture(scope="module")
-def page(report_folder):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9",
-                 "--disable-background-networking", "--disable-component-update", "--no-first-run",
-                 "--window-size=1280,1000"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    try:
-        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    except Exception as exc:  # noqa: BLE001 - a broken local browser install is a skip, not a failure
-        pytest.skip(f"chromium could not start: {exc}")
-    driver.execute_cdp_cmd("Network.enable", {})
-    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-        "offline": True, "latency": 0, "downloadThroughput": 0, "uploadThroughput": 0})
+def page(report_folder, offline_chromium):
+    driver = offline_chromium()
     driver.get((report_folder / "dashboard.html").resolve().as_uri())
     yield driver
     assert [e for e in driver.get_log("browser") if e.get("level") in ("SEVERE", "ERROR")] == []
@@ -129,12 +112,10 @@ def test_png_export_makes_an_image(page):
     assert url.startswith("data:image/png;base64,") and len(url) > 2000
 
 
-def test_without_polygons_the_map_draws_symbols_at_the_seats(study_file, tmp_path, monkeypatch):
+def test_without_polygons_the_map_draws_symbols_at_the_seats(study_file, tmp_path, monkeypatch,
+                                                             offline_chromium):
     """A country with unit seats (lat, lon) and no polygons (Argentina): one circle per unit with a seat,
     clickable; without seats, the report's tile grid (Brazil); without provinces either, the table only."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
     from brecha.registry import Registry
     from brecha.report.build import build_report
     from brecha.report.dashboard import render_dashboard
@@ -153,13 +134,7 @@ def test_without_polygons_the_map_draws_symbols_at_the_seats(study_file, tmp_pat
     no_seats = tmp_path / "none.html"
     no_seats.write_text(render_dashboard(report), encoding="utf-8")
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9", "--window-size=1280,1000"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver = offline_chromium()
     try:
         driver.get(with_seats.resolve().as_uri())
         assert n_seats > 10

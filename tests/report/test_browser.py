@@ -18,25 +18,8 @@ pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="chromium and 
 
 
 @pytest.fixture(scope="module")
-def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9",
-                 "--disable-background-networking", "--disable-component-update", "--disable-default-apps",
-                 "--disable-extensions", "--disable-sync", "--no-first-run", "--window-size=1280,1000"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    try:
-        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    except Exception as exc:  # noqa: BLE001 - a broken local browser install is a skip, not a failure
-        pytest.skip(f"chromium could not start: {exc}")
-    driver.execute_cdp_cmd("Network.enable", {})
-    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-        "offline": True, "latency": 0, "downloadThroughput": 0, "uploadThroughput": 0})
+def browser(offline_chromium):
+    driver = offline_chromium()
     yield driver
     driver.quit()
 
