@@ -194,6 +194,9 @@ class TileCanvas(ColouredMap):
         top = box[1]
         self.squares = [(u, left + x * scale, top - (y + s) * scale, s * scale)
                         for u, x, y, s in zip(pos["unit"], pos["x"], pos["y"], pos["size"])]
+        # each square's text up to its fill, made once for the maps drawn on this canvas (three for Brazil)
+        self._rects = [(u, f'<rect x="{num(x)}" y="{num(y)}" width="{num(side)}" height="{num(side)}" fill="')
+                       for u, x, y, side in self.squares]
         u = units.astype({"unit": str, "province": str}).set_index("unit")
         shown = set(u.loc[u.index.isin(self.units), "province"])  # once: not per province (2.4 s for Brazil)
         self.tile_texts = [(left + (col + 0.5) * scale, top + (row + 0.03) * scale, label)
@@ -204,8 +207,7 @@ class TileCanvas(ColouredMap):
 
     def shapes(self, svg: Svg, colours: dict[str, str], inset_title: str) -> None:
         svg.open(stroke="#ffffff", stroke_width="0.05")
-        svg.parts.extend(f'<rect x="{num(x)}" y="{num(y)}" width="{num(side)}" height="{num(side)}" '
-                         f'fill="{colours.get(u, MISSING)}"/>' for u, x, y, side in self.squares)
+        svg.parts.extend(f'{rect}{colours.get(u, MISSING)}"/>' for u, rect in self._rects)
         svg.close()
         for x, y, label in self.tile_texts:
             svg.text(x, y, label, size=7.0, colour=INK, anchor="middle", valign="top")
