@@ -235,7 +235,7 @@ def resolve_reference(panel, spec, years=None, outcome: str = "infant", units=No
                                       example=(have or ["poverty"])[0]))
         lowest = side.lower().startswith("lowest")
         means = _covariate_means(panel, covariate, years, None if units is None else list(units))
-        means = means[means.index.isin(present)]
+        means = means[isin(means.index, present)]
         total = len(means)
         k = max(1, math.ceil(total / 5))
         ordered = means.sort_values(ascending=lowest, kind="stable")
