@@ -253,7 +253,7 @@ def test_a_child_writing_the_workbook_that_dies_is_a_clear_error(tmp_path, monke
     study = study_file(tmp_path, QUICK)
     parent = os.getpid()
 
-    def write(report, path):
+    def write(report, path, written=None):
         if os.getpid() != parent:
             os._exit(7)
 

@@ -115,7 +115,32 @@ def main(argv: list[str] | None = None) -> int:
     with warnings.catch_warnings(), progress.for_terminal(sys.stderr, quiet=args.quiet):
         # (catch_warnings restores the process's warning display when the command ends)
         warnings.showwarning = show_warning
-        return _run(args, _option_names(parser, args), for_the_process=argv_given is None)
+        code = _run(args, _option_names(parser, args), for_the_process=argv_given is None)
+    if argv_given is None:
+        end_program(code)
+    return code
+
+
+def end_program(code: int) -> None:
+    """End the ``brecha`` program now, with ``code``, without the interpreter's teardown: after a command
+    every file it wrote is closed and in place, and what is left to Python's exit is freeing the objects of
+    every module one by one (pandas, numpy, scipy, the command's tables): 0.06 s after ``import pandas``
+    alone, 0.13-0.16 s after ``brecha rates`` or ``brecha report`` (a fifth of a small command; issue 19).
+    The exit functions registered with :mod:`atexit` run first, as at a normal exit, then stdout and stderr
+    are flushed; when a thread other than the main one is still running, the normal exit is kept (it waits
+    for that thread). Only for the program itself: ``main(argv)`` called from Python returns."""
+    import atexit
+    import threading
+
+    if threading.active_count() > 1:
+        return
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader that left (`brecha ... | head`), a closed stream
+            pass
+    os._exit(code)
 
 
 def _debugging(args) -> bool:

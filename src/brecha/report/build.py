@@ -23,6 +23,7 @@ from .headline import extreme_fifths, log_linear_apc  # noqa: F401 - importable 
 from .labels import L, set_outcome
 from .page import Page
 from . import ahead, forked
+from .files_ahead import FilesAhead
 from .sections import FURTHER_OUTCOME, ORDER, STEPS, data, methods, other_outcomes
 
 
@@ -49,38 +50,46 @@ def build_report(study, output_dir, *, lang: str | None = None, progress=None, w
 def _build(study, output_dir, lang, progress, write, bar=None) -> Report:
     report = Report(study=study, lang=lang, title=study.title_in(lang) or L("report", lang))
     clock = _Clock(progress, lang, report.timings, bar)
-    with forked.session(), warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        with clock(L("p_load", lang)):
-            panel = load_study_panel(study, report)
-        report.panel = panel
-        if panel.country == "BR":  # shown first: it qualifies every Brazilian number of the report
-            report.notes.insert(0, L("br_underreg", lang))
-        have = list(getattr(panel, "outcomes", []) or [])
-        for name in study.outcomes[1:]:
-            if have and name not in have:
-                report.excluded.append(L("ex_outcome_absent", lang, outcome=name, have=", ".join(have)))
-        with panel.events_remembered():  # the analyses ask for the same few tables again and again
-            _assemble(report, study, panel, lang, clock)
-        for w in caught:
-            text = str(w.message)
-            if text not in report.warnings and "Ignoring fixed" not in text:
-                report.warnings.append(text)
-    if write:
-        with clock(L("p_write", lang)):
-            write_report(report, Path(output_dir))
+    with forked.session():  # the children of the whole report, the files' included (files_ahead.py)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with clock(L("p_load", lang)):
+                panel = load_study_panel(study, report)
+            report.panel = panel
+            if panel.country == "BR":  # shown first: it qualifies every Brazilian number of the report
+                report.notes.insert(0, L("br_underreg", lang))
+            have = list(getattr(panel, "outcomes", []) or [])
+            for name in study.outcomes[1:]:
+                if have and name not in have:
+                    report.excluded.append(L("ex_outcome_absent", lang, outcome=name, have=", ".join(have)))
+            ahead_files = FilesAhead.when_useful(report, write)
+            with panel.events_remembered():  # the analyses ask for the same few tables again and again
+                _assemble(report, study, panel, lang, clock, ahead_files)
+            for w in caught:
+                text = str(w.message)
+                if text not in report.warnings and "Ignoring fixed" not in text:
+                    report.warnings.append(text)
+        if write:
+            with clock(L("p_write", lang)):
+                write_report(report, Path(output_dir), ahead_files=ahead_files)
     return report
 
 
-def _assemble(report: Report, study, panel, lang: str, clock) -> None:
+def _assemble(report: Report, study, panel, lang: str, clock, ahead_files=None) -> None:
     """The first outcome's steps (analyses, then figures), the further outcomes' sections, the data and
-    the methods, into ``report.sections`` in the order the page shows them."""
+    the methods, into ``report.sections`` in the order the page shows them. ``ahead_files``: the files of
+    the first tables, written in a child once it pays (:mod:`brecha.report.files_ahead`)."""
     page = Page(report, study, panel, lang)
     results = StudyResults(study, panel, page.outcome)
     started = ahead.start(STEPS, results)  # computed in children meanwhile, when a core is idle (ahead.py)
     for step in STEPS:
         if step.phase == "analysis":
-            _run(step, results, page, clock, started.get(step.key))
+            pending = started.get(step.key)
+            if ahead_files is not None:
+                ahead_files.offer(waiting=pending is not None and not pending.done())
+            _run(step, results, page, clock, pending)
+    if ahead_files is not None:
+        ahead_files.offer(last=True)
     with clock(L("p_figures", lang)):
         for step in STEPS:
             if step.phase == "figures":
@@ -149,31 +158,43 @@ def _run(step, results: StudyResults, page: Page, clock, pending=None) -> None:
             results.notes.clear()
 
 
-def write_report(report: Report, out: Path) -> dict:
+def write_report(report: Report, out: Path, ahead_files=None) -> dict:
     """Write index.html, brecha.xlsx, tables/*.csv and figures/* into ``out``; returns the paths.
 
     The files are written into a temporary folder beside ``out`` and moved in once all are complete
     (:func:`brecha.report.folder.report_folder`): an earlier report stays whole until then, and only files
-    brecha wrote (listed in ``out/.brecha-manifest.json``) are ever replaced or removed."""
+    brecha wrote (listed in ``out/.brecha-manifest.json``) are ever replaced or removed. ``ahead_files``: the
+    first tables' files written ahead (:class:`brecha.report.files_ahead.FilesAhead`), if any."""
     from . import excel, html
     from ..csv_text import write_csv
-    from .dashboard import FILENAME, render_dashboard  # the same tables, explorable offline (issue 16)
+    from .dashboard import FILENAME  # the same tables, explorable offline (issue 16)
     from .folder import report_folder
 
     out = Path(out)
     # the page's and the dashboard's templates: jinja2 imported once, before the dashboard's child forks (0.07 s)
     import jinja2  # noqa: F401
 
-    with report_folder(out) as stage, forked.session() as children:
+    with report_folder(out) as stage, forked.joined() as children:
         (stage / "tables").mkdir()
         (stage / "figures").mkdir()
-        # the workbook and the dashboard (the largest files to make), each in a child when a core is idle,
-        # while the CSVs, figures and page are written here; the same bytes as the serial order below
-        made = [(stage / "brecha.xlsx", excel.write_workbook),
-                (stage / FILENAME, lambda rep, path: path.write_text(render_dashboard(rep), encoding="utf-8"))]
-        pending = [(path, children.submit(make, report, path)) for path, make in made] if children else []
+        # the dashboard and the workbook (the largest files to make), each in a child when a core is idle,
+        # while the CSVs, figures and page are written here; the same bytes as the serial order below. The
+        # first tables' CSV files and sheets may have been written ahead (files_ahead.py): once that child
+        # has ended (now, or after the other CSV files), its CSV files are moved in and the workbook's child
+        # starts from its sheets.
+        dashboard, workbook = stage / FILENAME, stage / "brecha.xlsx"
+        pending = [(dashboard, children.submit(_write_dashboard, report, dashboard))] if children else []
+        ahead = [] if ahead_files is None else ahead_files.names
         for name, (df, _title) in report.tables.items():
-            write_csv(df, stage / "tables" / f"{name}.csv")  # df.to_csv(..., index=False)'s bytes, faster
+            if name not in ahead:
+                write_csv(df, stage / "tables" / f"{name}.csv")  # df.to_csv(..., index=False)'s bytes, faster
+        if children:
+            for name in ahead:
+                path = stage / "tables" / f"{name}.csv"
+                if name in report.tables and not ahead_files.move_csv(name, path):  # not usable: written here
+                    write_csv(report.tables[name][0], path)
+            written = ahead_files.written() if ahead_files is not None else None
+            pending.append((workbook, children.submit(excel.write_workbook, report, workbook, written)))
         seen = set()
         for fig in report.figures:
             if fig.filename in seen:
@@ -182,14 +203,20 @@ def write_report(report: Report, out: Path) -> dict:
             (stage / "figures" / fig.filename).write_bytes(fig.data)
         (stage / "index.html").write_text(html.render_html(report), encoding="utf-8")
         if not pending:
-            for path, make in made:
-                make(report, path)
+            _write_dashboard(report, dashboard)
+            excel.write_workbook(report, workbook)
         for path, child in pending:
             _written(child, path)
     files = {"html": out / "index.html", "excel": out / "brecha.xlsx", "tables": out / "tables",
              "figures": out / "figures", "dashboard": out / FILENAME}
     report.files = files
     return files
+
+
+def _write_dashboard(report: Report, path: Path) -> None:
+    from .dashboard import render_dashboard
+
+    path.write_text(render_dashboard(report), encoding="utf-8")
 
 
 def _written(pending, path: Path) -> None:

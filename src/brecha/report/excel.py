@@ -2,7 +2,9 @@
 
 The .xlsx is written directly (a zip of SpreadsheetML parts, inline strings): openpyxl needs about
 10 s for the default report's 450,000 cells, this writer well under one. Each sheet has a bold,
-frozen header row and column widths fitted to the first rows.
+frozen header row and column widths fitted to the first rows. A report's first tables' sheets can be
+written ahead into a zip of their own (:func:`write_sheets`, in a child: :mod:`brecha.report.files_ahead`)
+and the workbook finished from it (:func:`write_xlsx` with ``written``).
 
 Why not a library (issue 19 measured it): xlsxwriter 3.3 in constant-memory mode, writing the same
 607,000 cells of the default Chilean report's tables with the same bold frozen headers and widths, took
@@ -13,6 +15,7 @@ writer writes ``repr`` (17 digits, exact).
 from __future__ import annotations
 
 import re
+import shutil
 import zipfile
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -161,9 +164,8 @@ _STYLES = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
            '</styleSheet>')
 
 
-def write_xlsx(sheets: dict[str, pd.DataFrame], path: Path, *, first_sheet_rows=()) -> Path:
-    """Write DataFrames as sheets (names already valid). ``first_sheet_rows`` go above the first table."""
-    names = list(sheets)
+def _package_parts(names) -> list[tuple[str, str]]:
+    """The workbook's own parts for sheets named ``names``: content types, relationships, workbook, styles."""
     ct = ['<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
           '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
           '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
@@ -193,31 +195,71 @@ def write_xlsx(sheets: dict[str, pd.DataFrame], path: Path, *, first_sheet_rows=
                         for i in range(len(names)))
               + f'<Relationship Id="rId{len(names) + 1}" Type="http://schemas.openxmlformats.org/officeDocument/'
                 '2006/relationships/styles" Target="styles.xml"/></Relationships>')
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as z:
-        z.writestr("[Content_Types].xml", "".join(ct))
-        z.writestr("_rels/.rels", rels)
-        z.writestr("xl/workbook.xml", wb)
-        z.writestr("xl/_rels/workbook.xml.rels", wbrels)
-        z.writestr("xl/styles.xml", _STYLES)
-        made: dict = {}  # text cells, shared by the sheets
-        for i, name in enumerate(names):
-            first = i == 0 and bool(first_sheet_rows)
-            z.writestr(f"xl/worksheets/sheet{i + 1}.xml",
-                       _sheet_xml(sheets[name], freeze=not first, extra_rows=first_sheet_rows if first else (),
-                                  made=made))
+    return [("[Content_Types].xml", "".join(ct)), ("_rels/.rels", rels), ("xl/workbook.xml", wb),
+            ("xl/_rels/workbook.xml.rels", wbrels), ("xl/styles.xml", _STYLES)]
+
+
+def _open_zip(path, mode: str = "w") -> zipfile.ZipFile:
+    return zipfile.ZipFile(path, mode, compression=zipfile.ZIP_DEFLATED, compresslevel=1)
+
+
+def _add_sheets(z: zipfile.ZipFile, frames, first_number: int, made: dict) -> None:
+    """``frames`` as the sheets numbered from ``first_number`` (not the first sheet: frozen header, no rows
+    above it)."""
+    for number, df in enumerate(frames, start=first_number):
+        z.writestr(f"xl/worksheets/sheet{number}.xml", _sheet_xml(df, made=made))
+
+
+def write_sheets(frames, path) -> int:
+    """A zip holding ``frames`` as the sheets after a workbook's first (sheet2.xml, sheet3.xml, ...), for
+    :func:`write_xlsx` to finish (``written``) once the rest is known; returns how many. (The report writes
+    its first tables' sheets this way in a child while it goes on: :mod:`brecha.report.sheets_ahead`.)"""
+    with _open_zip(path) as z:
+        _add_sheets(z, frames, 2, {})
+    return len(frames)
+
+
+def write_xlsx(sheets: dict[str, pd.DataFrame], path: Path, *, first_sheet_rows=(), written=None) -> Path:
+    """Write DataFrames as sheets (names already valid). ``first_sheet_rows`` go above the first table.
+
+    The zip holds the sheets after the first, then the first, then the workbook's own parts (readers find
+    the parts by the zip's directory, whatever their order). ``written``: the path of a zip made by
+    :func:`write_sheets` with the first k of the sheets after the first, and k: it is copied and the rest
+    added to it, so those sheets are not made again."""
+    names = list(sheets)
+    frames = [sheets[n] for n in names]
+    done, mode = 0, "w"
+    if written is not None:
+        source, done = written
+        shutil.copyfile(source, path)
+        mode = "a"
+    made: dict = {}  # text cells, shared by the sheets
+    with _open_zip(path, mode) as z:
+        _add_sheets(z, frames[1 + done:], 2 + done, made)
+        if frames:
+            z.writestr("xl/worksheets/sheet1.xml",
+                       _sheet_xml(frames[0], freeze=not first_sheet_rows, extra_rows=first_sheet_rows, made=made))
+        for name, text in _package_parts(names):
+            z.writestr(name, text)
     return path
 
 
-def write_workbook(report, path: Path) -> Path:
-    lang = report.lang
+def workbook_sheets(report) -> dict[str, pd.DataFrame]:
+    """The workbook's sheets: the contents first, then every table of the report in its order."""
     names = sheet_names(["contents"] + list(report.tables))
     contents = pd.DataFrame({
         "sheet": [names[n] for n in report.tables],
         "table": [title for _df, title in report.tables.values()],
         "rows": [len(df) for df, _t in report.tables.values()],
     })
-    top = [report.title] + [f"{L('caveats', lang)}: {n}" for n in dict.fromkeys(report.notes)] + [""]
     sheets = {names["contents"]: contents}
     for name, (df, _title) in report.tables.items():
         sheets[names[name]] = df
-    return write_xlsx(sheets, Path(path), first_sheet_rows=top)
+    return sheets
+
+
+def write_workbook(report, path: Path, written=None) -> Path:
+    """The report's workbook; ``written`` as in :func:`write_xlsx` (the first tables' sheets, made ahead)."""
+    lang = report.lang
+    top = [report.title] + [f"{L('caveats', lang)}: {n}" for n in dict.fromkeys(report.notes)] + [""]
+    return write_xlsx(workbook_sheets(report), Path(path), first_sheet_rows=top, written=written)

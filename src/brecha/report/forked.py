@@ -125,6 +125,16 @@ class Pending:
             self.code = os.waitstatus_to_exitcode(status)
             self.group.remove(self)
 
+    def done(self) -> bool:
+        """Whether the child has ended (then reaped), without waiting for it."""
+        if self.code is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid == 0:
+                return False
+            self.code = os.waitstatus_to_exitcode(status)
+            self.group.remove(self)
+        return True
+
     def outcome(self) -> tuple:
         """``(ok, payload, warnings)``: ``ok`` and the work's return value, or ``False`` and the exception it
         raised (its text when the exception does not pickle); ``warnings``: ``(message, category)`` pairs the
@@ -241,6 +251,19 @@ def session(jobs: int | None = None):
     finally:
         _CURRENT.reset(token)
         children.close(failed)
+
+
+@contextlib.contextmanager
+def joined():
+    """The children of the session already open (the report's, when it writes its files), else those of a
+    session of its own (:func:`session`): work a caller submits joins the report's children, and its files
+    can use what they left in the session's folder."""
+    children = _CURRENT.get()
+    if children is not None:
+        yield children
+        return
+    with session() as own:
+        yield own
 
 
 def value_of(pending: Pending, died, failed):

@@ -1,0 +1,232 @@
+"""The first tables' files written ahead in a child (brecha.report.files_ahead; issue 19): the report's
+files are the serial run's, byte for byte (the workbook member by member); what the child wrote is used
+only while the tables are those it was given; a child that dies or fails costs nothing but the time;
+Ctrl-C ends it and leaves nothing behind. Also the workbook finished from a zip of its first sheets
+(brecha.report.excel.write_sheets / write_xlsx(written=...)), and the two helpers of brecha.report.forked
+the child needs (Pending.done, joined)."""
+from __future__ import annotations
+
+import os
+import time
+import zipfile
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from brecha import outputs
+from brecha.cli.main import main
+from brecha.i18n import set_language
+from brecha.report import excel, files_ahead, forked
+
+pytestmark = pytest.mark.skipif(not forked.parallel_possible(), reason="no fork on this platform")
+
+
+@pytest.fixture(autouse=True)
+def english():
+    set_language("en")
+    yield
+    set_language("es")
+
+
+@pytest.fixture
+def early(monkeypatch):
+    """The child starts once the first step (the rates) has made its tables, whatever their size (the small
+    study's are below the real thresholds)."""
+    monkeypatch.setattr(files_ahead, "MANY_CELLS", 1)
+    real = files_ahead.FilesAhead.offer
+
+    def offer(self, **kw):
+        if "rates_units_year" in self.report.tables:
+            real(self, **kw)
+
+    monkeypatch.setattr(files_ahead.FilesAhead, "offer", offer)
+
+
+@pytest.fixture
+def given(monkeypatch, tmp_path):
+    """What the workbook's child was given, read back from the file it writes (``None`` when not written
+    ahead, else the number of sheets written ahead)."""
+    record = tmp_path / "given.txt"
+    real = excel.write_workbook
+
+    def write(report, path, written=None):
+        with open(record, "a", encoding="utf-8") as f:
+            f.write(f"{None if written is None else written[1]}\n")
+        return real(report, path, written)
+
+    monkeypatch.setattr(excel, "write_workbook", write)
+    return lambda: record.read_text(encoding="utf-8").split() if record.exists() else []
+
+
+@pytest.fixture
+def moved(monkeypatch):
+    """The CSV files the report moved in from the child's folder (in the report's own process)."""
+    names = []
+    real = files_ahead.FilesAhead.move_csv
+
+    def move(self, name, path):
+        done = real(self, name, path)
+        if done:
+            names.append(name)
+        return done
+
+    monkeypatch.setattr(files_ahead.FilesAhead, "move_csv", move)
+    return names
+
+
+def run(study, out, jobs: str, monkeypatch) -> int:
+    monkeypatch.setenv("BRECHA_JOBS", jobs)
+    outputs.forget_completed()
+    return main(["--lang", "en", "report", str(study), "-o", str(out)])
+
+
+def test_files_written_ahead_are_the_serial_files(small_study_path, tmp_path, monkeypatch, early, given, moved,
+                                                  forks, files_of):
+    assert run(small_study_path, tmp_path / "serial", "1", monkeypatch) == 0
+    assert given() == ["None"] and forks == []
+    assert run(small_study_path, tmp_path / "ahead", "2", monkeypatch) == 0
+    serial, ahead = files_of(tmp_path / "serial"), files_of(tmp_path / "ahead")
+    assert serial.keys() == ahead.keys()
+    assert [n for n in serial if serial[n] != ahead[n]] == []
+    # the first step's tables: their sheets came from the child, their CSV files were moved in
+    count = int(given()[-1])
+    tables = [n for n in serial if n.startswith("tables/")]
+    assert 3 <= count < len(tables)
+    assert len(moved) == count and {f"tables/{n}.csv" for n in moved} < set(tables)
+    book = pd.read_excel(tmp_path / "ahead" / "brecha.xlsx", sheet_name=None)  # a valid workbook, as openpyxl reads
+    assert list(book) == list(pd.read_excel(tmp_path / "serial" / "brecha.xlsx", sheet_name=None))
+
+
+def test_without_children_or_files_nothing_is_written_ahead(small_study_path, tmp_path, monkeypatch, early,
+                                                           given, moved):
+    from brecha.report.build import build_report
+    from brecha.study import read_study
+
+    monkeypatch.setenv("BRECHA_JOBS", "2")
+    forked_work = []
+    real = forked.Children.start
+    monkeypatch.setattr(forked.Children, "start", lambda self, work, *a: (forked_work.append(work),
+                                                                          real(self, work, *a))[1])
+    build_report(read_study(small_study_path), None, write=False)  # no files: no child writes them
+    assert files_ahead.write_tables not in forked_work and moved == []
+
+
+def test_a_table_replaced_after_the_child_started_is_written_from_the_report(small_study_path, tmp_path,
+                                                                             monkeypatch, early, given, moved):
+    """The identity check: the first table is replaced (a column added) once the child has its copy; the
+    report's files show the replacement, and nothing the child wrote is used."""
+    real = files_ahead.FilesAhead.offer
+    replaced = []
+
+    def offer(self, **kw):
+        real(self, **kw)
+        if self.pending is not None and not replaced:
+            name = self.names[0]
+            df, title = self.report.tables[name]
+            self.report.tables[name] = (df.assign(added=1), title)
+            replaced.append(name)
+
+    monkeypatch.setattr(files_ahead.FilesAhead, "offer", offer)
+    assert run(small_study_path, tmp_path / "rep", "2", monkeypatch) == 0
+    name = replaced[0]
+    assert given() == ["None"] and moved == []
+    assert "added" in pd.read_csv(tmp_path / "rep" / "tables" / f"{name}.csv").columns
+    book = pd.read_excel(tmp_path / "rep" / "brecha.xlsx", sheet_name=None)
+    assert any("added" in sheet.columns for sheet in book.values())
+
+
+@pytest.mark.parametrize("how", ["dies", "fails"])
+def test_a_child_that_dies_or_fails_costs_only_its_time(small_study_path, tmp_path, monkeypatch, early, given,
+                                                         moved, files_of, how):
+    parent = os.getpid()
+
+    def broken(names, frames, folder):
+        if os.getpid() != parent:
+            if how == "dies":
+                os._exit(9)
+            raise OSError(28, "No space left on device")  # e.g. the temporary folder's disk, not the report's
+
+    monkeypatch.setattr(files_ahead, "write_tables", broken)
+    assert run(small_study_path, tmp_path / "serial", "1", monkeypatch) == 0
+    assert run(small_study_path, tmp_path / "ahead", "2", monkeypatch) == 0
+    assert given()[-1] == "None" and moved == []
+    assert files_of(tmp_path / "serial") == files_of(tmp_path / "ahead")
+
+
+def test_ctrl_c_while_the_files_are_written_ahead_ends_the_child_and_writes_nothing(small_study_path, tmp_path,
+                                                                                     monkeypatch, capsys, early,
+                                                                                     forks, own_tmp):
+    parent = os.getpid()
+    real_offer = files_ahead.FilesAhead.offer
+
+    def slow(names, frames, folder):
+        if os.getpid() != parent:
+            time.sleep(120)  # still writing when Ctrl-C comes
+
+    def offer(self, **kw):
+        real_offer(self, **kw)
+        if self.pending is not None:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(files_ahead, "write_tables", slow)
+    monkeypatch.setattr(files_ahead.FilesAhead, "offer", offer)
+    out = tmp_path / "rep"
+    assert run(small_study_path, out, "2", monkeypatch) == 130
+    assert capsys.readouterr().err == "Interrupted: nothing was written\n"
+    assert forks and forks.alive() == []
+    assert not out.exists() and list(own_tmp.iterdir()) == []
+
+
+def frames() -> dict:
+    rng = np.random.default_rng(4)
+    return {
+        "contents": pd.DataFrame({"sheet": ["a", "b", "c"], "rows": [50, 3, 0]}),
+        "a": pd.DataFrame({"unit": [f"{i:05d}" for i in range(50)], "rate": rng.random(50) * 20,
+                           "note": ["x < y & z"] * 49 + [None]}),
+        "b": pd.DataFrame({"year": [2001, 2002, 2003], "value": [1.5, np.nan, -0.0]}),
+        "c": pd.DataFrame({"empty": pd.Series([], dtype=float)}),
+    }
+
+
+@pytest.mark.parametrize("ahead", [0, 1, 3])
+def test_a_workbook_finished_from_its_first_sheets_is_the_workbook_written_in_one_go(tmp_path, ahead):
+    sheets = frames()
+    top = ["Title", "Caveat: one", ""]
+    whole = excel.write_xlsx(sheets, tmp_path / "whole.xlsx", first_sheet_rows=top)
+    part = tmp_path / "first.zip"
+    assert excel.write_sheets(list(sheets.values())[1:1 + ahead], part) == ahead
+    finished = excel.write_xlsx(sheets, tmp_path / "finished.xlsx", first_sheet_rows=top, written=(part, ahead))
+    with zipfile.ZipFile(whole) as a, zipfile.ZipFile(finished) as b:
+        assert sorted(a.namelist()) == sorted(b.namelist())
+        assert len(b.namelist()) == len(set(b.namelist()))  # no part written twice
+        assert {m: a.read(m) for m in a.namelist()} == {m: b.read(m) for m in b.namelist()}
+    assert part.exists()  # copied, not moved: the child's zip is the session's to remove
+    back = pd.read_excel(finished, sheet_name=None, dtype={"unit": str})
+    assert list(back) == list(sheets)
+    pd.testing.assert_frame_equal(back["a"], sheets["a"].assign(note=sheets["a"]["note"].where(
+        sheets["a"]["note"].notna(), np.nan)), check_dtype=False)
+
+
+def test_a_pending_child_is_done_only_once_it_has_ended():
+    with forked.session(2) as children:
+        assert children is not None
+        pending = children.start(time.sleep, 0.5)
+        assert not pending.done()
+        deadline = time.monotonic() + 30
+        while not pending.done():
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert pending.code == 0 and pending not in children.ahead
+        assert pending.outcome()[:2] == (True, None)  # its result still read after done() reaped it
+
+
+def test_joined_takes_the_open_sessions_children_else_opens_its_own(monkeypatch):
+    monkeypatch.setenv("BRECHA_JOBS", "2")
+    with forked.session() as outer:
+        with forked.joined() as inner:
+            assert inner is outer and outer is not None
+        assert forked.current() is outer
+    with forked.joined() as own:
+        assert own is not None and forked.current() is own
+    assert forked.current() is None
