@@ -179,9 +179,9 @@ def write_report(report: Report, out: Path, ahead_files=None) -> dict:
         (stage / "figures").mkdir()
         # the dashboard and the workbook (the largest files to make), each in a child when a core is idle,
         # while the CSVs, figures and page are written here; the same bytes as the serial order below. The
-        # first tables' CSV files and sheets may have been written ahead (files_ahead.py): once that child
-        # has ended (now, or after the other CSV files), its CSV files are moved in and the workbook's child
-        # starts from its sheets.
+        # first tables' CSV files and sheets may have been written ahead (files_ahead.py): after the other
+        # CSV files, the report waits for that child (it has usually ended), moves its CSV files in and
+        # starts the workbook's child from its sheets.
         dashboard, workbook = stage / FILENAME, stage / "brecha.xlsx"
         pending = [(dashboard, children.submit(_write_dashboard, report, dashboard))] if children else []
         ahead = [] if ahead_files is None else ahead_files.names
