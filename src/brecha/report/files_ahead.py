@@ -88,10 +88,6 @@ class FilesAhead:
         os.mkdir(self.folder)
         self.pending = self.children.start(write_tables, self.names, self.frames, self.folder)
 
-    def done(self) -> bool:
-        """No child writing tables is running (none started, or it has ended)."""
-        return self.pending is None or self.pending.done()
-
     def usable(self) -> bool:
         """Waits for the child: whether it wrote every file it was given and the report's tables are still
         those (the same names first, in order, each the same object)."""

@@ -118,22 +118,20 @@ class Pending:
         self.code = None  # the child's exit status, once reaped
         self._outcome = None
 
-    def reap(self) -> None:
-        """Wait for the child to end (once); it leaves its group of running children."""
+    def reap(self, wait: bool = True) -> bool:
+        """Wait for the child to end (once; ``wait=False``: only if it has ended); it then leaves its group
+        of running children. Returns whether it has ended."""
         if self.code is None:
-            _pid, status = os.waitpid(self.pid, 0)
-            self.code = os.waitstatus_to_exitcode(status)
-            self.group.remove(self)
-
-    def done(self) -> bool:
-        """Whether the child has ended (then reaped), without waiting for it."""
-        if self.code is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            pid, status = os.waitpid(self.pid, 0 if wait else os.WNOHANG)
             if pid == 0:
                 return False
             self.code = os.waitstatus_to_exitcode(status)
             self.group.remove(self)
         return True
+
+    def done(self) -> bool:
+        """Whether the child has ended (then reaped), without waiting for it."""
+        return self.reap(wait=False)
 
     def outcome(self) -> tuple:
         """``(ok, payload, warnings)``: ``ok`` and the work's return value, or ``False`` and the exception it
