@@ -213,7 +213,7 @@ def _add_sheets(z: zipfile.ZipFile, frames, first_number: int, made: dict) -> No
 def write_sheets(frames, path) -> int:
     """A zip holding ``frames`` as the sheets after a workbook's first (sheet2.xml, sheet3.xml, ...), for
     :func:`write_xlsx` to finish (``written``) once the rest is known; returns how many. (The report writes
-    its first tables' sheets this way in a child while it goes on: :mod:`brecha.report.sheets_ahead`.)"""
+    its first tables' sheets this way in a child while it goes on: :mod:`brecha.report.files_ahead`.)"""
     with _open_zip(path) as z:
         _add_sheets(z, frames, 2, {})
     return len(frames)
