@@ -57,7 +57,7 @@ def write_tables(names, frames, folder) -> int:
 
 class FilesAhead:
     """The files of the report's first tables, written in a child (:meth:`offer`; used by :meth:`written`
-    and :meth:`csv_file`)."""
+    and :meth:`move_csv`)."""
 
     def __init__(self, report, children: forked.Children):
         self.report = report
