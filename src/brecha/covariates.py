@@ -300,7 +300,14 @@ def _build(data: pd.DataFrame, country: str, names, fill: str, lang: str | None,
         raise InputError(MSG("no_country", lang), hint=MSG("no_country_hint", lang))
     years = sorted(int(y) for y in data["year"].unique())
     if country == "CL":
-        table = chile_covariates(names, years, fill)
+        wanted = _names(names, CHILE_SOURCES)
+        if set(wanted) <= set(STANDARD["CL"]):
+            # the standard ones: the table add_standard built for an embedded panel of these years (cached;
+            # each covariate is built on its own, so the columns are those chile_covariates(wanted) gives)
+            full = _standard_table("CL", tuple(years), check_fill(fill))
+            table = full[["unit", "year", *wanted, *[f"{n}_filled" for n in wanted]]]
+        else:
+            table = chile_covariates(wanted, years, fill)
     else:
         table = brazil_covariates(names, years, fill, panel=panel)
     sources = sources_of(country)

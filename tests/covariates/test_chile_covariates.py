@@ -190,6 +190,23 @@ def test_attach_adds_columns_and_notes():
     assert f"{flagged} of {len(panel.data)}" in notes[0]
 
 
+@pytest.mark.parametrize("names, fill", [(["poverty", "health_spending_pc"], "interpolate"),
+                                         (["sapu", "poverty"], "carry-forward"),
+                                         (["distance_hospital_km"], "none"),
+                                         (["poverty", "poverty_new"], "interpolate")])
+def test_attach_takes_the_standard_table_it_already_built_with_the_same_values(names, fill):
+    """attach() reuses the standard covariates' table built for an embedded panel (issue 19) when it names
+    only standard covariates: the values and flags are those chile_covariates() builds anew."""
+    from brecha import datasets
+
+    panel = datasets.chile()
+    years = sorted(int(y) for y in panel.data["year"].unique())
+    values, _ = covariates._build(panel.data, "CL", names, fill, "en")
+    anew = panel.data[["unit", "year"]].astype({"unit": str, "year": "int64"}).merge(
+        covariates.chile_covariates(names, years, fill), on=["unit", "year"], how="left")
+    pd.testing.assert_frame_equal(values, anew[["unit", "year", *names]])
+
+
 def test_brazil_census_covariates_interpolated_between_censuses():
     from brecha import datasets
 

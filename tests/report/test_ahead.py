@@ -117,9 +117,9 @@ def test_the_report_with_analyses_ahead_is_the_serial_report_byte_for_byte(tmp_p
     assert serial.keys() == parallel.keys()
     assert [n for n in serial if serial[n] != parallel[n]] == []
     assert any(n.startswith("figures/") for n in serial)
-    # the seven analyses ahead (smoothing, disparity, trends, funnel, models, decomposition, spatial), the
-    # workbook and the dashboard; the figures are made in the report's process
-    assert len(forks) == 9
+    # the data loaded (load_ahead.py), the seven analyses ahead (smoothing, disparity, trends, funnel, models,
+    # decomposition, spatial), the workbook and the dashboard; the figures are made in the report's process
+    assert len(forks) == 10
 
 
 def test_an_analysis_ahead_runs_once_in_a_child_and_its_notes_and_warnings_reach_the_report(tmp_path,
@@ -301,7 +301,7 @@ def test_ctrl_c_while_analyses_are_computed_ahead_ends_them_and_writes_nothing(t
     outputs.forget_completed()
     assert main(["--lang", "en", "report", str(study), "-o", str(out)]) == 130
     assert capsys.readouterr().err == "Interrupted: nothing was written\n"
-    assert len(forks) == 2 and forks.alive() == []  # the disparity and the decomposition
+    assert len(forks) == 3 and forks.alive() == []  # the data loaded, the disparity and the decomposition
     assert not out.exists() and list(own_tmp.iterdir()) == []
 
 

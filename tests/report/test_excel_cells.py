@@ -56,3 +56,15 @@ def test_text_cells_shared_by_the_sheets_and_categories_read_as_their_values():
         assert _column_cells(series) == alone
     half = '<c t="inlineStr"><is><t>2.5</t></is></c>'
     assert _column_cells(pd.Series([2.5, None, 2.5], dtype="category")) == [half, "", half]
+
+
+@pytest.mark.parametrize("text", ["", "plain", "a & b < c > d", "&amp; already", 'say "hi"', "it's", "<<&&>>",
+                                  "ñandú & cóndor", "\u00a0 spaced \t"])
+def test_escape_writes_what_xml_sax_saxutils_writes(text):
+    """The workbook's own escape (xml.sax.saxutils not imported: it loads urllib.request and email)."""
+    from xml.sax.saxutils import escape as sax_escape
+
+    from brecha.report.excel import escape
+
+    assert escape(text) == sax_escape(text)
+    assert escape(text, quote=True) == sax_escape(text, {'"': "&quot;"})

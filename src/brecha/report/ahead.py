@@ -52,11 +52,16 @@ def start(steps, results) -> dict:
     ahead = [step for step in steps
              if step.ahead and step.compute is not None and step.when is None and step.wanted(results.study)]
     if ahead:
-        import importlib
-
-        for name in SHARED_MODULES:
-            importlib.import_module(name)
+        import_shared()
     return {step.key: children.start(_compute, step, results) for step in ahead}
+
+
+def import_shared() -> None:
+    """Import :data:`SHARED_MODULES` (once: later calls find them imported)."""
+    import importlib
+
+    for name in SHARED_MODULES:
+        importlib.import_module(name)
 
 
 def _compute(step, results):

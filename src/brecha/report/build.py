@@ -18,11 +18,10 @@ from ..outputs import stop_if_interrupted
 from .analyses import StudyResults
 from .blocks import Block, Report, Section  # noqa: F401 - the report's contract, importable from here
 from .calls import Unavailable, _reason, _strict, environment_failure
-from .data import load_study_panel
 from .headline import extreme_fifths, log_linear_apc  # noqa: F401 - importable from here, as before
 from .labels import L, set_outcome
 from .page import Page
-from . import ahead, forked
+from . import ahead, forked, load_ahead
 from .files_ahead import FilesAhead
 from .sections import FURTHER_OUTCOME, ORDER, STEPS, data, methods, other_outcomes
 
@@ -54,7 +53,7 @@ def _build(study, output_dir, lang, progress, write, bar=None) -> Report:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             with clock(L("p_load", lang)):
-                panel = load_study_panel(study, report)
+                panel = load_ahead.load(study, report)  # in a child while this process imports, when it pays
             report.panel = panel
             if panel.country == "BR":  # shown first: it qualifies every Brazilian number of the report
                 report.notes.insert(0, L("br_underreg", lang))

@@ -18,7 +18,6 @@ import re
 import shutil
 import zipfile
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 import numpy as np
 import pandas as pd
@@ -26,6 +25,14 @@ import pandas as pd
 from .labels import L
 
 _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def escape(text: str, quote: bool = False) -> str:
+    """``&``, ``<``, ``>`` (and ``"`` with ``quote``) as XML entities: what ``xml.sax.saxutils.escape``
+    writes (with ``{'"': '&quot;'}``), without importing it (it loads ``urllib.request``, ``http.client``
+    and ``email``: 25-40 ms of every report's start; issue 19)."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace('"', "&quot;") if quote else text
 
 
 def sheet_names(names) -> dict[str, str]:
@@ -185,7 +192,7 @@ def _package_parts(names) -> list[tuple[str, str]]:
     wb = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
           '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
           'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>'
-          + "".join(f'<sheet name="{escape(n, {chr(34): "&quot;"})}" sheetId="{i + 1}" r:id="rId{i + 1}"/>'
+          + "".join(f'<sheet name="{escape(n, quote=True)}" sheetId="{i + 1}" r:id="rId{i + 1}"/>'
                     for i, n in enumerate(names))
           + "</sheets></workbook>")
     wbrels = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import gc
 import os
 import pickle
 import shutil
@@ -177,9 +178,17 @@ class Children:
     def _fork(self, group: list, work, args) -> Pending:
         self.count += 1
         path = os.path.join(self.folder, f"{self.count}.pickle")
-        with warnings.catch_warnings():  # Python 3.12+ warns on fork in a process with threads (BLAS)
-            warnings.simplefilter("ignore", DeprecationWarning)
-            pid = os.fork()
+        # the child's garbage collector leaves the parent's objects alone: a full collection in the child would
+        # write to every one of them and so copy every page of the parent's heap (gc.freeze's documented use)
+        gc.freeze()
+        pid = -1
+        try:
+            with warnings.catch_warnings():  # Python 3.12+ warns on fork in a process with threads (BLAS)
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pid = os.fork()
+        finally:
+            if pid != 0:
+                gc.unfreeze()  # the parent collects as before
         if pid == 0:  # the child: work, leave the result in a file, end without running the parent's exits
             _child(work, args, path)
         pending = Pending(group, pid, path)

@@ -23,6 +23,13 @@ from scipy.linalg import cho_factor, cho_solve
 
 
 @dataclass
+class _Prior:
+    """The prior precision of (α, b) at one θ: ``matrix`` (lower triangle filled) and the eigen-scales."""
+    matrix: np.ndarray
+    scale: np.ndarray
+
+
+@dataclass
 class DenseFit:
     x: np.ndarray
     logpost: float
@@ -61,12 +68,21 @@ class DenseModel:
             col += idx.size
 
     def prior(self, tau, phi):
-        """Prior precision of (α, b) and its log-determinant."""
+        """Prior precision of (α, b) and its log-determinant. Only the lower triangle of the matrix is filled
+        (BLAS ``syrk``: half the arithmetic of the full product, issue 19); :meth:`_posterior` factors that
+        triangle and :meth:`quadratic` gives xᵀQx from the eigenvectors, so the upper one is never read."""
+        from scipy.linalg import blas
+
         scale = tau / (1.0 - phi + phi * self.gamma)
         q = np.zeros((self.n + 1, self.n + 1))
         q[0, 0] = self.prec_alpha
-        q[1:, 1:] = (self.vectors * scale) @ self.vectors.T
-        return q, np.log(self.prec_alpha) + float(np.sum(np.log(scale)))
+        q[1:, 1:] = blas.dsyrk(1.0, self.vectors * np.sqrt(scale), lower=1)
+        return _Prior(q, scale), np.log(self.prec_alpha) + float(np.sum(np.log(scale)))
+
+    def quadratic(self, x, q) -> float:
+        """xᵀQx of the prior precision ``q`` (from :meth:`prior`): α's term plus Σ_k scale_k (V_kᵀb)²."""
+        z = self.vectors.T @ x[1:]
+        return float(self.prec_alpha * x[0] * x[0] + z @ (q.scale * z))
 
     def loglik(self, eta):
         if self.family == "poisson":
@@ -78,15 +94,14 @@ class DenseModel:
                 np.where(self.used, 1.0 / self.ew, 0.0))
 
     def _posterior(self, q, h):
-        post = q.copy()
+        post = q.matrix.copy()  # its lower triangle, as the factorisation reads it
         post[0, 0] += h.sum()
-        post[0, 1:] += h
         post[1:, 0] += h
         post[np.diag_indices(self.n + 1)] += np.concatenate([[0.0], h])
         return cho_factor(post, lower=True, overwrite_a=True, check_finite=False)  # post is ours: no copy
 
     def _objective(self, x, q):
-        return self.loglik(x[0] + x[1:])[0] - 0.5 * x @ (q @ x)
+        return self.loglik(x[0] + x[1:])[0] - 0.5 * self.quadratic(x, q)
 
     def fit(self, tau, phi, x0=None, tol: float = 1e-7, max_iter: int = 60) -> DenseFit:
         q, logdet_prior = self.prior(tau, phi)
@@ -112,7 +127,7 @@ class DenseModel:
             x = new
         ll, _, h = self.loglik(x[0] + x[1:])
         logdet_post = 2.0 * float(np.sum(np.log(np.diag(chol[0]))))
-        logpost = ll - 0.5 * x @ (q @ x) + 0.5 * logdet_prior - 0.5 * logdet_post
+        logpost = ll - 0.5 * self.quadratic(x, q) + 0.5 * logdet_prior - 0.5 * logdet_post
         return DenseFit(x, float(logpost), chol, h)
 
     def eta_marginals(self, fit: DenseFit):

@@ -9,9 +9,10 @@ from ..labels import relabel_covariates
 def build(res, page) -> None:
     L, lang = page.L, page.lang
     fit, covs = res.models, res.models_covariates
-    page.add_table("model_coefficients", fit.coefficients, L("t_coefficients"), "models",
+    coefficients = fit.coefficients  # a property that builds the table anew: once (it was built 9 times)
+    page.add_table("model_coefficients", coefficients, L("t_coefficients"), "models",
                    columns=[c for c in ("model", "term", "estimate", "se", "statistic", "p_value", "lower", "upper")
-                            if c in fit.coefficients.columns])
+                            if c in coefficients.columns])
     country = getattr(res.panel, "country", None)
     if fit.tests is not None and len(fit.tests):
         tests = fit.tests
