@@ -16,8 +16,9 @@ in the parent, in their order, and an error (a study that names a covariate or y
 raised again there: the same message as in a serial run. A child that ended without a result is a
 :class:`LoadError`. Without children (``BRECHA_JOBS=1``, no idle core, Windows), and for DEIS microdata (read
 by polars, whose threads do not survive a fork: :func:`_fork_safe`), the Panel is loaded in the report's
-process, as before. The tables, workbook and page are the same bytes either way
-(``tests/report/test_load_ahead.py``).
+process, as before. The Panel and the report's fields are those of loading in the process
+(``tests/report/test_load_ahead.py``), and the report's files the same bytes either way (the serial and
+parallel reports compared in ``tests/report/test_ahead.py``).
 
 The Panel returned is a copy made by pickle (its registry too); what the child computed on the way and kept
 in its own caches (the standard covariates' table) is not kept: the report does not ask for it again.
