@@ -6,6 +6,7 @@ Ctrl-C ends it and leaves nothing behind. Also the workbook finished from a zip 
 the child needs (Pending.done, joined)."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 import zipfile
@@ -151,6 +152,59 @@ def test_a_child_that_dies_or_fails_costs_only_its_time(small_study_path, tmp_pa
     assert run(small_study_path, tmp_path / "serial", "1", monkeypatch) == 0
     assert run(small_study_path, tmp_path / "ahead", "2", monkeypatch) == 0
     assert given()[-1] == "None" and moved == []
+    assert files_of(tmp_path / "serial") == files_of(tmp_path / "ahead")
+
+
+IDLE_STUDY = """
+title = "Aysén"
+period = "2006-2012"
+[data]
+example = "chile"
+[units]
+region = "11"
+[reference]
+rule = "best"
+min_births = 1000
+[analyses.rates]
+[analyses.disparity]
+per_year = true
+[analyses.inequality]
+"""
+
+
+@pytest.mark.parametrize("busy", [False, True])
+def test_the_files_start_in_a_child_once_no_analysis_ahead_is_at_work(tmp_path, monkeypatch, forks, files_of,
+                                                                       busy):
+    """The disparity computed ahead and collected, the second core is idle while the report computes the
+    inequality measures: the tables made so far (SOME_CELLS or more) start in the child then, not after the
+    analyses. While an analysis ahead is still at work (``busy``: the funnel plot's limits, made slow in their
+    child, whose turn comes after the inequality measures), they wait until the report is about to wait for
+    it. The files are the serial run's either way."""
+    study = tmp_path / "study.toml"
+    study.write_text(IDLE_STUDY + ("[analyses.funnel]\n" if busy else ""), encoding="utf-8")
+    monkeypatch.setattr(files_ahead, "SOME_CELLS", 1)  # this small study's tables are below the real sizes
+    monkeypatch.setattr(files_ahead, "MANY_CELLS", 10**12)
+    given = []
+    real_offer, real_start = files_ahead.FilesAhead.offer, forked.Children.start
+
+    def offer(self, **kw):  # from the moment the yearly gaps are made (the rates' tables alone would do)
+        if "disparity_units_year" in self.report.tables:
+            real_offer(self, **kw)
+        if self.pending is not None and not given:
+            given.append(list(self.names))
+
+    def start(self, work, *args):  # the analyses ahead: the funnel plot's still at work at the next steps
+        step = args[0]
+        if busy and getattr(step, "key", None) == "funnel":
+            args = (dataclasses.replace(step, compute=lambda res: (time.sleep(1.5), step.compute(res))[1]), *args[1:])
+        return real_start(self, work, *args)
+
+    monkeypatch.setattr(files_ahead.FilesAhead, "offer", offer)
+    monkeypatch.setattr(forked.Children, "start", start)
+    assert run(study, tmp_path / "serial", "1", monkeypatch) == 0
+    assert run(study, tmp_path / "ahead", "2", monkeypatch) == 0
+    assert len(given) == 1 and "disparity_units_year" in given[0]
+    assert ("inequality_year" in given[0]) == busy  # idle: started before the inequality measures were made
     assert files_of(tmp_path / "serial") == files_of(tmp_path / "ahead")
 
 

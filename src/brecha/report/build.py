@@ -85,7 +85,8 @@ def _assemble(report: Report, study, panel, lang: str, clock, ahead_files=None) 
         if step.phase == "analysis":
             pending = started.get(step.key)
             if ahead_files is not None:
-                ahead_files.offer(waiting=pending is not None and not pending.done())
+                ahead_files.offer(waiting=pending is not None and not pending.done(),
+                                  idle=all(child.done() for child in started.values()))
             _run(step, results, page, clock, pending)
     if ahead_files is not None:
         ahead_files.offer(last=True)

@@ -15,6 +15,9 @@ folder: their CSV files (:func:`brecha.csv_text.write_csv`) and a zip of their w
   the tables hold :data:`SOME_CELLS` or more (a short wait for a small analysis should not spend the one
   child on a few tables: on the default Chilean report the wait worth it is the spatial analysis', with
   the yearly gaps' 440,000 cells made by then);
+- every analysis started ahead has ended (a core is idle while the report computes the next one), and the
+  tables hold :data:`SOME_CELLS` or more (a study without the long analyses: the national analyses of
+  ``benchmarks/r/national.toml``, whose yearly gaps are ready while the inequality measures are computed);
 - the analyses are done (the figures and the further outcomes add few cells), and the tables hold
   :data:`FEW_CELLS` or more.
 
@@ -74,14 +77,15 @@ class FilesAhead:
         children = forked.current()
         return cls(report, children) if write and children is not None else None
 
-    def offer(self, *, waiting: bool = False, last: bool = False) -> None:
+    def offer(self, *, waiting: bool = False, idle: bool = False, last: bool = False) -> None:
         """Start the child now if it pays: many cells to write, or the report about to wait for a child
-        (``waiting``), or the analyses done (``last``); at most one child per report."""
+        (``waiting``) or with no child at work (``idle``), or the analyses done (``last``); at most one child
+        per report."""
         if self.pending is not None:
             return
         tables = list(self.report.tables.items())
         cells = sum(df.size for _name, (df, _title) in tables)
-        if not (cells >= MANY_CELLS or (waiting and cells >= SOME_CELLS) or (last and cells >= FEW_CELLS)):
+        if not (cells >= MANY_CELLS or ((waiting or idle) and cells >= SOME_CELLS) or (last and cells >= FEW_CELLS)):
             return
         self.names = [name for name, _item in tables]
         self.frames = [df for _name, (df, _title) in tables]

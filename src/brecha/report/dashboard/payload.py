@@ -56,10 +56,18 @@ def fitted_line(x, y, w) -> tuple[float, float, int] | None:
     """Intercept a and slope b minimising Σ wᵢ (yᵢ − a − b xᵢ)² over the points with finite x, y and w > 0
     (weighted least squares; the weights are the units' live births). ``numpy.polyfit`` with weights √w.
     None with fewer than three points or no spread in x."""
+    return _line(floats(x), floats(y), floats(w))
+
+
+def floats(values) -> np.ndarray:
+    """A column as float64, what is not a number NaN."""
     # to_numpy(na_value=nan): nullable columns (Int64, Float64) keep their missing values missing on every
     # supported pandas (2.1 refuses np.asarray of a masked array with missing values)
-    x, y, w = (pd.to_numeric(pd.Series(v), errors="coerce").astype("Float64").to_numpy(dtype=float, na_value=np.nan)
-               for v in (x, y, w))
+    return pd.to_numeric(pd.Series(values), errors="coerce").astype("Float64").to_numpy(dtype=float, na_value=np.nan)
+
+
+def _line(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, float, int] | None:
+    """:func:`fitted_line` of columns already made :func:`floats`."""
     keep = np.isfinite(x) & np.isfinite(y) & np.isfinite(w) & (w > 0)
     if keep.sum() < 3 or np.ptp(x[keep]) == 0:
         return None
@@ -212,8 +220,12 @@ def determinants_data(report, tables: Tables, index: dict, covariates: list[str]
         if year_rates is not None:
             joined = year_rates.assign(unit=year_rates["unit"].astype(str), year=year_rates["year"].astype(int)) \
                 .merge(frame, on=["unit", "year"], how="inner")
-            for year, part in joined.groupby("year"):
-                line = fitted_line(part[cov], part["estimate"], part["births"])
+            # the columns made numbers once, then each year's rows (the lines of joined.groupby("year"))
+            years = joined["year"].to_numpy()
+            x, y, w = floats(joined[cov]), floats(joined["estimate"]), floats(joined["births"])
+            for year in np.unique(years):
+                rows = years == year
+                line = _line(x[rows], y[rows], w[rows])
                 if line is not None:
                     fits[str(int(year))] = [number(line[0]), number(line[1]), line[2]]
         if pooled is not None:
