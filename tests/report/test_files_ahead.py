@@ -155,33 +155,18 @@ def test_a_child_that_dies_or_fails_costs_only_its_time(small_study_path, tmp_pa
     assert files_of(tmp_path / "serial") == files_of(tmp_path / "ahead")
 
 
-IDLE_STUDY = """
-title = "Aysén"
-period = "2006-2012"
-[data]
-example = "chile"
-[units]
-region = "11"
-[reference]
-rule = "best"
-min_births = 1000
-[analyses.rates]
-[analyses.disparity]
-per_year = true
-[analyses.inequality]
-"""
-
-
 @pytest.mark.parametrize("busy", [False, True])
-def test_the_files_start_in_a_child_once_no_analysis_ahead_is_at_work(tmp_path, monkeypatch, forks, files_of,
-                                                                       busy):
+def test_the_files_start_in_a_child_once_no_analysis_ahead_is_at_work(small_study_path, tmp_path, monkeypatch,
+                                                                       forks, files_of, busy):
     """The disparity computed ahead and collected, the second core is idle while the report computes the
     inequality measures: the tables made so far (SOME_CELLS or more) start in the child then, not after the
     analyses. While an analysis ahead is still at work (``busy``: the funnel plot's limits, made slow in their
     child, whose turn comes after the inequality measures), they wait until the report is about to wait for
     it. The files are the serial run's either way."""
+    # the small study's rates and disparity (the analysis ahead), then the inequality measures
+    text = small_study_path.read_text(encoding="utf-8").split("[analyses.smoothing]")[0] + "[analyses.inequality]\n"
     study = tmp_path / "study.toml"
-    study.write_text(IDLE_STUDY + ("[analyses.funnel]\n" if busy else ""), encoding="utf-8")
+    study.write_text(text + ("[analyses.funnel]\n" if busy else ""), encoding="utf-8")
     monkeypatch.setattr(files_ahead, "SOME_CELLS", 1)  # this small study's tables are below the real sizes
     monkeypatch.setattr(files_ahead, "MANY_CELLS", 10**12)
     given = []
