@@ -19,8 +19,10 @@ brecha's imports are), best of three, wall and CPU:
 Debian has R, ``plm``, ``sandwich`` and ``lmtest`` (``apt-get install r-base-core r-cran-plm
 r-cran-sandwich r-cran-lmtest``); ``prais`` (with ``pcse``) and ``healthequal`` (with ``marginaleffects``,
 ``srvyr``, ``emmeans``, ``survey``) come from CRAN. Put them in a library and point ``R_LIBS`` at it
-(``R_LIBS=/path/to/library python benchmarks/run.py against_r``). Without R, or without a comparison's
-packages, that comparison says so and is skipped.
+(``R_LIBS=/path/to/library python benchmarks/run.py against_r``). Where healthequal cannot be installed (its
+``srvyr`` import, never called, unavailable), ``HEALTHEQUAL_R=/path/to/healthequal/R`` makes national.R
+source its R files instead. Without R, or without a comparison's packages, that comparison says so and is
+skipped. R takes about 3 minutes per run of the national analyses, so this benchmark takes about 12.
 """
 from __future__ import annotations
 
