@@ -61,10 +61,17 @@ def test_exit_functions_still_run_and_what_they_print_arrives(tmp_path):
 
 
 def test_a_thread_still_running_is_waited_for_as_at_a_normal_exit(tmp_path):
-    before = ("import threading, time\n"
-              "threading.Thread(target=lambda: (time.sleep(1.0), print('thread finished', flush=True))).start()")
-    done = program(["--lang", "en", "rates", "--example", "chile", "--years", "2015", "-o",
-                    str(tmp_path / "r.csv")], before)
+    # the thread is still at work when the command ends, however slow the machine: it waits for the
+    # command's output file, then a second more (a fixed sleep ended before the command on a slow runner)
+    out = tmp_path / "r.csv"
+    before = ("import os, threading, time\n"
+              "def wait():\n"
+              f"    while not os.path.exists({str(out)!r}):\n"
+              "        time.sleep(0.02)\n"
+              "    time.sleep(1.0)\n"
+              "    print('thread finished', flush=True)\n"
+              "threading.Thread(target=wait).start()")
+    done = program(["--lang", "en", "rates", "--example", "chile", "--years", "2015", "-o", str(out)], before)
     assert done.returncode == 0, done.stderr
     assert "thread finished" in done.stdout
     assert "main returned" in done.stdout  # the normal path: main returned, then Python's exit
