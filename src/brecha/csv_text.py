@@ -75,13 +75,44 @@ def csv_text(df: pd.DataFrame, header: bool = True) -> str:
     names = ",".join(_quoted(c) for c in df.columns) + end if header else ""
     if not len(df):
         return names
+    if df.attrs:  # pandas deep-copies a table's attrs into every column taken from it: none here instead
+        df = df.copy(deep=False)
+        df.attrs = {}
+    if len(df) <= SMALL_ROWS:
+        return names + _small_text(df, end)
     columns = []
-    for i in range(df.shape[1]):
-        cells, positions = _column_cells(df.iloc[:, i])
+    for i, (_name, series) in enumerate(df.items()):  # by position: a name may repeat
+        cells, positions = _column_cells(series)
         if i == df.shape[1] - 1:
             cells = [cell + end for cell in cells]  # the line end rides on the last cell of each row
         columns.append(text_rows.column(cells, positions))
     return names + text_rows.joined(columns, ",")
+
+
+SMALL_ROWS = 64  # a table this short is joined in Python: Arrow's set-up per column costs more than it saves
+
+
+def _small_text(df: pd.DataFrame, end: str) -> str:
+    """The rows of a short table (:data:`SMALL_ROWS`): each column's cells made row by row, without finding
+    its distinct values first (pandas' factorize costs 0.05-0.2 ms a column whatever its length, and the
+    report's 38 tables are mostly a few rows by 10-30 columns), joined in Python. The same cells as
+    :func:`_column_cells` (``tests/report/test_csv_text.py``)."""
+    columns = [_cells_by_row(series) for _name, series in df.items()]
+    return "".join(",".join(row) + end for row in zip(*columns))
+
+
+def _cells_by_row(series: pd.Series) -> list[str]:
+    """Every row's cell of one column, as :func:`_column_cells` makes them."""
+    dtype = series.dtype
+    if dtype == np.float64:
+        return ["" if v != v else repr(v) for v in series.to_numpy().tolist()]
+    if isinstance(dtype, np.dtype) and dtype.kind in "iub":
+        return series.to_numpy().astype(str).tolist()  # numpy's text, as _distinct
+    if isinstance(dtype, pd.StringDtype) or dtype == object:
+        values = series.to_numpy(dtype=object)
+        return ["" if m else _cell(v) for v, m in zip(values.tolist(), pd.isna(values).tolist())]
+    cells, positions = _column_cells(series)
+    return cells if positions is None else [cells[p] for p in positions.tolist()]
 
 
 def _quoted(text: str) -> str:

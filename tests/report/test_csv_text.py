@@ -43,6 +43,17 @@ def test_every_kind_of_column_as_to_csv(tmp_path):
     _same_file(df, tmp_path)
 
 
+@pytest.mark.parametrize("rows", [1, 63, 64, 65, 200])
+def test_short_and_long_tables_of_every_kind_as_to_csv(rows):
+    """A table of up to 64 rows is joined in Python (csv_text.SMALL_ROWS), a longer one by Arrow: both give
+    to_csv's text for every kind of column, at either side of the threshold."""
+    whole = pd.concat([_every_kind()] * 20, ignore_index=True)
+    df = whole.iloc[:rows]
+    assert csv_text(df) == df.to_csv(index=False)
+    df.attrs["notes"] = ["a table's notes travel with it"]  # taken off before the columns are read
+    assert csv_text(df) == df.to_csv(index=False) and df.attrs
+
+
 def test_empty_table_and_header_only(tmp_path):
     df = _every_kind().iloc[:0]
     assert csv_text(df) == df.to_csv(index=False)

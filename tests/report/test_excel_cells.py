@@ -68,3 +68,32 @@ def test_escape_writes_what_xml_sax_saxutils_writes(text):
 
     assert escape(text) == sax_escape(text)
     assert escape(text, quote=True) == sax_escape(text, {'"': "&quot;"})
+
+
+@pytest.mark.parametrize("rows", [0, 1, 64, 65, 300])
+def test_cells_and_first_values_as_the_column_rule_gives_them(rows):
+    """The sheet's columns (excel._cells_and_first: a short column's cells made row by row) are
+    :func:`_column_cells`' cells, and its first 50 values those the width was measured on before."""
+    from brecha.report.excel import _cells_and_first
+
+    rng = np.random.default_rng(rows)
+    words = np.array(["Ñuñoa", "A & B", " lead", "x<y", "", "2.5"], dtype=object)
+    text = np.where(rng.random(rows) < 0.2, None, rng.choice(words, rows)).tolist()
+    columns = [
+        pd.Series(rng.choice([0.0, -0.0, 0.5, 1 / 3, np.nan, np.inf, 7.0, 1e15], rows)),
+        pd.Series(rng.integers(-9, 9, rows)),
+        pd.Series(rng.integers(0, 9, rows).astype(np.uint8)),
+        pd.Series(rng.random(rows).astype(np.float32)),
+        pd.Series(rng.random(rows) < 0.5),
+        pd.Series(text, dtype="str"),
+        pd.Series(text, dtype="string"),
+        pd.Series(text, dtype=object),
+        pd.Series(text, dtype="category"),
+        pd.Series(pd.array(np.where(rng.random(rows) < 0.3, None, rng.integers(0, 5, rows)).tolist(), dtype="Int64")),
+    ]
+    for series in columns:
+        made_fast, made_rule = {}, {}
+        cells, first = _cells_and_first(series, made_fast)
+        assert cells == _column_cells(series, made_rule), series.dtype
+        assert made_fast == made_rule
+        assert [str(v) for v in first] == [str(v) for v in series.head(50).tolist()], series.dtype

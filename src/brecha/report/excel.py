@@ -83,6 +83,29 @@ def _column_cells(series: pd.Series, made: dict | None = None) -> list[str]:
     return _object_cells(series.astype(object).to_numpy(), made)
 
 
+def _cells_and_first(series: pd.Series, made: dict | None) -> tuple[list[str], list]:
+    """:func:`_column_cells` of ``series`` and its first 50 values as Python objects (what the column's width
+    is measured on), each from the same array: a numpy column of a short table (up to 64 rows) has its cells
+    made row by row, without finding its distinct values first (pandas' factorize costs 0.05-0.2 ms a column
+    whatever its length; the report's tables are mostly a few rows by 10-30 columns)."""
+    dtype = series.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
+        values = series.to_numpy()
+        first = values[:50].tolist()
+        if dtype.kind == "b":
+            return [f'<c t="b"><v>{int(v)}</v></c>' for v in values.tolist()], first
+        if len(values) <= 64:
+            return _number_cells(values.astype(np.float64)), first
+        return _column_cells(series, made), first
+    if isinstance(dtype, pd.StringDtype) and len(series) <= 64:
+        made = {} if made is None else made
+        values = series.to_numpy(dtype=object)
+        cells = ["" if m else made.get(v) or made.setdefault(v, _text_cell(v))
+                 for v, m in zip(map(str, values.tolist()), pd.isna(values).tolist())]
+        return cells, series.iloc[:50].tolist()
+    return _column_cells(series, made), series.iloc[:50].tolist()
+
+
 def _number_cells(values: np.ndarray) -> list[str]:
     """The cell of each number: a whole number below 1e15 as an integer, another finite one by ``repr``
     (17 digits, exact), a missing or infinite one empty."""
@@ -131,11 +154,12 @@ def _sheet_xml(df: pd.DataFrame, freeze: bool = True, header: bool = True, extra
     if df.attrs:  # pandas deep-copies a table's attrs into every column taken from it: once here instead
         df = df.copy(deep=False)
         df.attrs = {}
-    cols = [[c or "<c/>" for c in _column_cells(df[c], made)] for c in df.columns]
-    widths = []
-    for c, cells in zip(df.columns, cols):
-        sample = max((len(str(v)) for v in df[c].head(50).tolist()), default=0)
-        widths.append(min(max(len(str(c)), sample) + 2, 60))
+    cols, widths = [], []
+    for name, series in df.items():  # each column taken once (0.02-0.04 ms each in pandas 3)
+        cells, first = _cells_and_first(series, made)
+        cols.append([c or "<c/>" for c in cells])
+        sample = max((len(str(v)) for v in first), default=0)
+        widths.append(min(max(len(str(name)), sample) + 2, 60))
     rows = []
     r = 1
     for extra in extra_rows:

@@ -1,0 +1,72 @@
+"""Issue 19: the report's tables for reading (brecha.report.html.table_html) have their rows' markup made in
+Python, no longer by the template's loop over every cell; the page is the same text as the loop gave."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from markupsafe import Markup
+
+from brecha.report import html
+from brecha.report.formatting import fmt_number
+from brecha.report.labels import cell_label
+
+# the rows as the template wrote them before (trim_blocks, lstrip_blocks, autoescape, html._finalize)
+LOOP = ('{%- for row in rows %}<tr>{% for numeric, text in row %}{% if numeric %}<td class="n">{{ text }}</td>'
+        '{% else %}<td>{{ text }}</td>{% endif %}{% endfor %}</tr>{% endfor -%}')
+
+
+def rows_by_the_loop(df: pd.DataFrame, lang: str, value_labels=None) -> str:
+    """The ``<tbody>`` the template's loop made, from the cells computed as table_html computed them."""
+    numeric = {c: pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]) for c in df}
+    labels = value_labels or {}
+    rows = []
+    for row in df.itertuples(index=False, name=None):
+        cells = []
+        for c, v in zip(df.columns, row):
+            if numeric[c]:
+                cells.append((True, fmt_number(v, c, lang)))
+            else:
+                text = "" if v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA else str(v)
+                cells.append((False, labels.get(text) or cell_label(c, text, lang)))
+        rows.append(cells)
+    return html._environment().from_string(LOOP).render(rows=rows)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_rows_are_the_loops_text(lang):
+    df = pd.DataFrame({
+        "unit": ["13132", "A & B <x>", None, 'say "hi"'],
+        "name": pd.Series(["Ñuñoa", "O'Higgins", "", None], dtype="str"),
+        "estimate": [8.123456, np.nan, 0.0004, 12345.6],
+        "births": pd.array([1200, None, 3, 10_000_000], dtype="Int64"),
+        "p_value": [0.0001, 0.2, np.nan, 1.0],
+        "flag": ["high", "zero_births;lower_clipped", "", "low"],
+        "method": ["exact", "wilson", "exact-poisson (Spiegelhalter 2005)", "other"],
+        "ok": [True, False, True, False],
+        "year": [2000, 2001, 2002, 2003],
+    })
+    table = html.table_html(df, lang, value_labels={"other": Markup("<em>marked</em>")})
+    body = table.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    assert body == rows_by_the_loop(df, lang, {"other": Markup("<em>marked</em>")})
+    assert "A &amp; B &lt;x&gt;" in body and "<em>marked</em>" in body and "&quot;hi&quot;" in body
+    assert body.count("<tr>") == 4 and body.count('<td class="n">') == 4 * 4
+
+
+def test_an_empty_table_has_an_empty_body():
+    table = html.table_html(pd.DataFrame({"unit": pd.Series([], dtype=str), "estimate": []}), "en")
+    assert "<tbody></tbody>" in table
+
+
+def test_the_default_reports_tables_are_the_loops_text(default_report):
+    """Every table of the default Chilean report's page (English), as the loop wrote it."""
+    report, _out = default_report
+    shown = 0
+    for name, (df, _title) in report.tables.items():
+        if len(df) > 400 or not len(df.columns):
+            continue
+        table = html.table_html(df, "en")
+        body = table.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+        assert body == rows_by_the_loop(df, "en"), name
+        shown += 1
+    assert shown > 20
