@@ -44,6 +44,7 @@ from .errors import InputError
 from .i18n import Catalog
 from .inequality.bootstrap import minimum_replicates
 from .publication import parse_publication
+from .report_files import FILES, parse_output
 from .study_check import Checker, check_covariates, check_units, known_covariates, panel_units, suggestion
 
 MSG = Catalog({
@@ -194,7 +195,7 @@ ANALYSES: dict[str, dict[str, tuple[str, Any, Any]]] = {
 }
 
 TOP_FIELDS = ("title", "language", "country", "period", "outcomes", "data", "units", "reference",
-              "covariates", "analyses", "publication")
+              "covariates", "analyses", "publication", "output")
 
 
 @dataclass(frozen=True)
@@ -215,6 +216,7 @@ class Study:
     language: str | None = None
     titles: dict = field(default_factory=dict)
     publication: dict = field(default_factory=dict)  # [publication] suppress, round, zeros (brecha.publication)
+    files: tuple = FILES  # [output] files: which of the report's files are written (brecha.report_files)
 
     def title_in(self, lang: str) -> str:
         """The title in ``lang`` when the study gives one per language."""
@@ -290,12 +292,14 @@ def parse_study(raw: dict, path: Path | None = None) -> Study:
                                    default=([], "interpolate"))
     analyses = check.guard(_parse_analyses, check, raw.get("analyses"), default={})
     publication = check.guard(parse_publication, check, raw.get("publication", {}), default={})
+    files = check.guard(parse_output, check, raw.get("output", {}), default=FILES)
     if data:
         _check_names(check, data, country, units, reference, covariates, analyses)
     check.raise_all()
     return Study(path=path, title=title, titles=titles, country=country, data=data, units=units, years=years,
                  outcomes=outcomes, reference=reference, covariates=covariates,
-                 fill=fill, analyses=analyses, language=language, publication=publication)
+                 fill=fill, analyses=analyses, language=language, publication=publication,
+                 files=files)
 
 
 def _parse_title(check: _Checker, title) -> tuple[str, dict]:
@@ -551,11 +555,11 @@ def example_study(name: str = "chile") -> Study:
 
 # ------------------------------------------------------------------------------------------------ run
 
-def run_study(study: Study | str | Path, output_dir, *, lang: str | None = None, progress=None):
+def run_study(study: Study | str | Path, output_dir, *, lang: str | None = None, progress=None, files=None):
     """Run a study end to end and write its report into ``output_dir``; returns the built report.
 
     ``progress`` is a callable taking one message (the CLI prints them); ``lang`` overrides the study's
-    language. The study reads and checks the file; the report (:mod:`brecha.report`) takes the parsed Study
+    language; ``files`` (e.g. ``["tables"]``) the study's ``[output] files`` (:mod:`brecha.report_files`). The study reads and checks the file; the report (:mod:`brecha.report`) takes the parsed Study
     and never imports this module, so the dependency runs one way (imported here, when a report is asked
     for, so that reading a study does not load matplotlib).
     """
@@ -563,4 +567,11 @@ def run_study(study: Study | str | Path, output_dir, *, lang: str | None = None,
 
     if not isinstance(study, Study):
         study = read_study(study)
+    if files is not None:
+        import dataclasses
+
+        from .report_files import parse_files_option
+
+        study = dataclasses.replace(study, files=parse_files_option(",".join(files) if not isinstance(files, str)
+                                                                    else files))
     return build_report(study, output_dir, lang=lang, progress=progress)

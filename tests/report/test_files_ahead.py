@@ -269,3 +269,25 @@ def test_joined_takes_the_open_sessions_children_else_opens_its_own(monkeypatch)
     with forked.joined() as own:
         assert own is not None and forked.current() is own
     assert forked.current() is None
+
+
+@pytest.mark.parametrize("files", ["tables", "workbook"])
+def test_only_the_files_asked_for_are_written_ahead(small_study_path, tmp_path, monkeypatch, early, given, moved,
+                                                    files_of, files):
+    """``--files tables`` (or ``workbook``): the child writes only the CSV files (or only the sheets), and the
+    report's files are the full serial report's, those asked for only (brecha.report_files)."""
+    assert run(small_study_path, tmp_path / "serial", "1", monkeypatch) == 0
+    monkeypatch.setenv("BRECHA_JOBS", "2")
+    outputs.forget_completed()
+    assert main(["--lang", "en", "report", str(small_study_path), "-o", str(tmp_path / "part"),
+                 "--files", files]) == 0
+    serial = files_of(tmp_path / "serial")
+    part = {name: data for name, data in files_of(tmp_path / "part").items() if not name.startswith(".")}
+    prefix = "tables/" if files == "tables" else "brecha.xlsx"
+    assert part and all(name.startswith(prefix) for name in part)
+    assert {n: serial[n] for n in part} == part
+    assert len(part) == len([n for n in serial if n.startswith(prefix)])
+    if files == "tables":  # the CSV files came from the child; no workbook was made
+        assert given()[1:] == [] and len(moved) >= 3
+    else:  # the sheets came from the child; no CSV file was moved in
+        assert int(given()[-1]) >= 3 and moved == []

@@ -20,6 +20,12 @@ MSG = Catalog({
                      "shipped example study: chile (default), chile-best, chile-santiago, brazil, argentina, "
                      "araucania"),
     "out_help": ("carpeta de salida (por defecto: informe-brecha)", "output folder (default: brecha-report)"),
+    "files_help": ("archivos que se escriben, separados por comas: page (index.html y figuras), workbook "
+                   "(brecha.xlsx), tables (tables/*.csv), dashboard (dashboard.html); por defecto los del "
+                   "estudio ([output] files), o todos",
+                   "files to write, comma-separated: page (index.html and figures), workbook (brecha.xlsx), "
+                   "tables (tables/*.csv), dashboard (dashboard.html); default: the study's ([output] files), "
+                   "or all"),
     "both": ("indique un archivo de estudio o --example, no ambos", "give a study file or --example, not both"),
     "running": ("Estudio: {title}", "Study: {title}"),
     "done": ("Informe listo en {seconds} s:", "Report ready in {seconds} s:"),
@@ -49,6 +55,7 @@ def _arguments(p) -> None:
     p.add_argument("-o", "--output", metavar="DIR", help=MSG("out_help"))
     p.add_argument("--example", choices=["chile", "chile-best", "chile-santiago", "brazil", "argentina", "araucania"],
                    help=MSG("example_help"))
+    p.add_argument("--files", metavar="LIST", help=MSG("files_help"))
     p.set_defaults(output_kind="folder")  # -o is a folder (checked as one before the work: cli.common)
 
 
@@ -62,6 +69,12 @@ def run(args) -> int:
     if args.study and args.example:
         raise InputError(MSG("both"))
     study = read_study(args.study) if args.study else example_study(args.example or "chile")
+    if getattr(args, "files", None):  # the command's choice wins over the study's [output] files
+        import dataclasses
+
+        from ..report_files import parse_files_option
+
+        study = dataclasses.replace(study, files=parse_files_option(args.files))
     lang = _cli_language(args, study)
     out = Path(args.output or ("informe-brecha" if lang == "es" else "brecha-report"))
     check_folder_target(out, _study_inputs(study))  # before the work: nothing the user owns gets overwritten
@@ -135,13 +148,17 @@ def print_summary(report, seconds: float, lang: str) -> None:
     print_headline(report, lang)
     f = report.files
     print(MSG("done", lang=lang, seconds=_number(f"{seconds:.1f}", lang)))
-    print(MSG("html", lang=lang, path=f["html"]))
-    print(MSG("excel", lang=lang, path=f["excel"], n=_number(f"{len(report.tables):,}", lang)))
+    if f.get("html"):  # the files the study asked for (brecha.report_files)
+        print(MSG("html", lang=lang, path=f["html"]))
+    if f.get("excel"):
+        print(MSG("excel", lang=lang, path=f["excel"], n=_number(f"{len(report.tables):,}", lang)))
     if f.get("dashboard"):
         print(MSG("dashboard", lang=lang, path=f["dashboard"]))
-    print(MSG("tables", lang=lang, path=f["tables"], sep=os.sep))
-    print(MSG("figures", lang=lang, path=f["figures"], sep=os.sep,
-              n=_number(f"{len({x.filename for x in report.figures}):,}", lang)))
+    if f.get("tables"):
+        print(MSG("tables", lang=lang, path=f["tables"], sep=os.sep))
+    if f.get("figures"):
+        print(MSG("figures", lang=lang, path=f["figures"], sep=os.sep,
+                  n=_number(f"{len({x.filename for x in report.figures}):,}", lang)))
     if report.excluded:
         print(MSG("excluded", lang=lang))
         for item in dict.fromkeys(report.excluded):

@@ -159,7 +159,8 @@ def _run(step, results: StudyResults, page: Page, clock, pending=None) -> None:
 
 
 def write_report(report: Report, out: Path, ahead_files=None) -> dict:
-    """Write index.html, brecha.xlsx, tables/*.csv and figures/* into ``out``; returns the paths.
+    """Write index.html, brecha.xlsx, tables/*.csv, figures/* and dashboard.html into ``out`` (those of them
+    the study asks for: :mod:`brecha.report_files`); returns the paths written.
 
     The files are written into a temporary folder beside ``out`` and moved in once all are complete
     (:func:`brecha.report.folder.report_folder`): an earlier report stays whole until then, and only files
@@ -167,48 +168,63 @@ def write_report(report: Report, out: Path, ahead_files=None) -> dict:
     first tables' files written ahead (:class:`brecha.report.files_ahead.FilesAhead`), if any."""
     from . import excel, html
     from ..csv_text import write_csv
+    from ..report_files import wanted
     from .dashboard import FILENAME  # the same tables, explorable offline (issue 16)
     from .folder import report_folder
 
     out = Path(out)
-    # the page's and the dashboard's templates: jinja2 imported once, before the dashboard's child forks (0.07 s)
-    import jinja2  # noqa: F401
+    page, workbook_wanted, csv_wanted, dashboard_wanted = (wanted(report, name) for name in
+                                                           ("page", "workbook", "tables", "dashboard"))
+    if page or dashboard_wanted:
+        # the page's and the dashboard's templates: jinja2 imported once, before the dashboard's child forks
+        import jinja2  # noqa: F401
 
     with report_folder(out) as stage, forked.joined() as children:
-        (stage / "tables").mkdir()
-        (stage / "figures").mkdir()
+        if csv_wanted:
+            (stage / "tables").mkdir()
+        if page:
+            (stage / "figures").mkdir()
         # the dashboard and the workbook (the largest files to make), each in a child when a core is idle,
         # while the CSVs, figures and page are written here; the same bytes as the serial order below. The
         # first tables' CSV files and sheets may have been written ahead (files_ahead.py): after the other
         # CSV files, the report waits for that child (it has usually ended), moves its CSV files in and
         # starts the workbook's child from its sheets.
         dashboard, workbook = stage / FILENAME, stage / "brecha.xlsx"
-        pending = [(dashboard, children.submit(_write_dashboard, report, dashboard))] if children else []
+        pending = []
+        if children and dashboard_wanted:
+            pending.append((dashboard, children.submit(_write_dashboard, report, dashboard)))
         ahead = [] if ahead_files is None else ahead_files.names
         for name, (df, _title) in report.tables.items():
-            if name not in ahead:
+            if csv_wanted and name not in ahead:
                 write_csv(df, stage / "tables" / f"{name}.csv")  # df.to_csv(..., index=False)'s bytes, faster
         if children:
-            for name in ahead:
+            for name in ahead if csv_wanted else ():
                 path = stage / "tables" / f"{name}.csv"
                 if name in report.tables and not ahead_files.move_csv(name, path):  # not usable: written here
                     write_csv(report.tables[name][0], path)
-            written = ahead_files.written() if ahead_files is not None else None
-            pending.append((workbook, children.submit(excel.write_workbook, report, workbook, written)))
-        seen = set()
-        for fig in report.figures:
-            if fig.filename in seen:
-                continue
-            seen.add(fig.filename)
-            (stage / "figures" / fig.filename).write_bytes(fig.data)
-        (stage / "index.html").write_text(html.render_html(report), encoding="utf-8")
-        if not pending:
-            _write_dashboard(report, dashboard)
-            excel.write_workbook(report, workbook)
+            if workbook_wanted:
+                written = ahead_files.written() if ahead_files is not None else None
+                pending.append((workbook, children.submit(excel.write_workbook, report, workbook, written)))
+        if page:
+            seen = set()
+            for fig in report.figures:
+                if fig.filename in seen:
+                    continue
+                seen.add(fig.filename)
+                (stage / "figures" / fig.filename).write_bytes(fig.data)
+            (stage / "index.html").write_text(html.render_html(report), encoding="utf-8")
+        if not children:
+            if dashboard_wanted:
+                _write_dashboard(report, dashboard)
+            if workbook_wanted:
+                excel.write_workbook(report, workbook)
         for path, child in pending:
             _written(child, path)
     files = {"html": out / "index.html", "excel": out / "brecha.xlsx", "tables": out / "tables",
              "figures": out / "figures", "dashboard": out / FILENAME}
+    kept = {"html": page, "excel": workbook_wanted, "tables": csv_wanted, "figures": page,
+            "dashboard": dashboard_wanted}
+    files = {key: path for key, path in files.items() if kept[key]}
     report.files = files
     return files
 

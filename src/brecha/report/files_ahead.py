@@ -46,25 +46,27 @@ SOME_CELLS = 250_000  # about a tenth of a second
 FEW_CELLS = 50_000  # below this, a child costs more than it saves (forking, files to move)
 
 
-def write_tables(names, frames, folder) -> int:
-    """In the child: ``frames`` as CSV files ``folder/tables/NAME.csv`` and as the workbook's sheets after
-    the first, in ``folder/sheets.zip``; returns how many tables."""
+def write_tables(names, frames, folder, csv: bool = True, sheets: bool = True) -> int:
+    """In the child: ``frames`` as CSV files ``folder/tables/NAME.csv`` (``csv``) and as the workbook's
+    sheets after the first, in ``folder/sheets.zip`` (``sheets``); returns how many tables."""
     from ..csv_text import write_csv
 
-    tables = Path(folder) / "tables"
-    tables.mkdir()
-    for name, df in zip(names, frames):
-        write_csv(df, tables / f"{name}.csv")
-    return excel.write_sheets(frames, Path(folder) / "sheets.zip")
+    if csv:
+        tables = Path(folder) / "tables"
+        tables.mkdir()
+        for name, df in zip(names, frames):
+            write_csv(df, tables / f"{name}.csv")
+    return excel.write_sheets(frames, Path(folder) / "sheets.zip") if sheets else len(frames)
 
 
 class FilesAhead:
     """The files of the report's first tables, written in a child (:meth:`offer`; used by :meth:`written`
     and :meth:`move_csv`)."""
 
-    def __init__(self, report, children: forked.Children):
+    def __init__(self, report, children: forked.Children, csv: bool = True, sheets: bool = True):
         self.report = report
         self.children = children
+        self.csv, self.sheets = csv, sheets  # the CSV files and the workbook's sheets: those the study writes
         self.pending: forked.Pending | None = None
         self.names: list[str] = []
         self.frames: list = []
@@ -73,9 +75,13 @@ class FilesAhead:
 
     @classmethod
     def when_useful(cls, report, write: bool):
-        """A :class:`FilesAhead` for a report that writes its files with children, else None."""
+        """A :class:`FilesAhead` for a report that writes its tables' files (CSV, workbook or both:
+        :mod:`brecha.report_files`) with children, else None."""
+        from ..report_files import wanted
+
         children = forked.current()
-        return cls(report, children) if write and children is not None else None
+        csv, sheets = wanted(report, "tables"), wanted(report, "workbook")
+        return cls(report, children, csv, sheets) if write and children is not None and (csv or sheets) else None
 
     def offer(self, *, waiting: bool = False, idle: bool = False, last: bool = False) -> None:
         """Start the child now if it pays: many cells to write, or the report about to wait for a child
@@ -90,7 +96,8 @@ class FilesAhead:
         self.names = [name for name, _item in tables]
         self.frames = [df for _name, (df, _title) in tables]
         os.mkdir(self.folder)
-        self.pending = self.children.start(write_tables, self.names, self.frames, self.folder)
+        self.pending = self.children.start(write_tables, self.names, self.frames, self.folder, self.csv,
+                                           self.sheets)
 
     def usable(self) -> bool:
         """Waits for the child: whether it wrote every file it was given and the report's tables are still
@@ -115,11 +122,11 @@ class FilesAhead:
 
     def written(self) -> tuple[str, int] | None:
         """``(zip, number of sheets)`` for :func:`brecha.report.excel.write_xlsx`, or None (:meth:`usable`)."""
-        return (os.path.join(self.folder, "sheets.zip"), len(self.names)) if self.usable() else None
+        return (os.path.join(self.folder, "sheets.zip"), len(self.names)) if self.sheets and self.usable() else None
 
     def move_csv(self, name: str, path: Path) -> bool:
         """Move the child's CSV file of table ``name`` to ``path``; False when it has none to give."""
-        if name not in self.names or not self.usable():
+        if not self.csv or name not in self.names or not self.usable():
             return False
         source = os.path.join(self.folder, "tables", f"{name}.csv")
         try:

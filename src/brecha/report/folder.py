@@ -156,6 +156,10 @@ def _install(stage: Path, out: Path) -> None:
                 target = out / name
                 if target.is_file() and not target.is_symlink() and inside(out, target):
                     target.unlink()
+            for sub in REPORT_FOLDERS:  # a report folder left empty (its files no longer written: [output])
+                with contextlib.suppress(OSError):  # not empty (a user's file in it), or absent
+                    if not any(n.startswith(f"{sub}/") for n in new):
+                        (out / sub).rmdir()
             _write_manifest(out, new)
             fsync_folder(out)
             record_completed(out)

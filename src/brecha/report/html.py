@@ -93,8 +93,8 @@ def table_html(df: pd.DataFrame, lang: str, *, columns=None, max_rows: int = 400
         rows.append("<tr>" + "".join(cells) + "</tr>")
     more = ""
     if len(df) > max_rows:
-        more = L("more_rows", lang, shown=localise(f"{max_rows:,}", lang), total=localise(f"{len(df):,}", lang),
-                 file=file)
+        more = L("more_rows" if file else "more_rows_unwritten", lang, shown=localise(f"{max_rows:,}", lang),
+                 total=localise(f"{len(df):,}", lang), file=file)
     return _render("table.html.j2", heads=heads, body=Markup("".join(rows)), more=more)
 
 
@@ -135,6 +135,15 @@ def block_html(b, report, labels) -> str:
         set_outcome(previous)
 
 
+def _table_file(report, table: str) -> str:
+    """Where the whole table ``table`` is written: its CSV file, else the workbook, else nowhere ('')."""
+    from ..report_files import wanted
+
+    if wanted(report, "tables"):
+        return f"tables/{table}.csv"
+    return "brecha.xlsx" if wanted(report, "workbook") else ""
+
+
 def _block_html(b, report, labels) -> str:
     lang = report.lang
     extra = ""
@@ -143,7 +152,7 @@ def _block_html(b, report, labels) -> str:
         if item is None:
             return Markup("")
         panel = getattr(report, "panel", None)
-        extra = table_html(item[0], lang, columns=b.columns, max_rows=b.max_rows, file=f"tables/{b.table}.csv",
+        extra = table_html(item[0], lang, columns=b.columns, max_rows=b.max_rows, file=_table_file(report, b.table),
                            value_labels=labels, covariates=list(getattr(panel, "covariates", ()) or ()),
                            country=getattr(panel, "country", None), column_labels=getattr(b, "column_labels", None))
     elif b.kind == "figure":

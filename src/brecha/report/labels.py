@@ -276,6 +276,10 @@ LABELS = Catalog({
     "t_quintiles": ("TMI por año de los quintos de mayor y menor tasa", "IMR per year in the highest and lowest fifths"),
     "more_rows": ("Se muestran {shown} de {total} filas; la tabla completa está en {file}.",
                   "Showing {shown} of {total} rows; the full table is in {file}."),
+    "more_rows_unwritten": ("Se muestran {shown} de {total} filas; la tabla completa no se escribió (agregue "
+                            "\"tables\" a files en [output] del estudio).",
+                            "Showing {shown} of {total} rows; the full table was not written (add \"tables\" to "
+                            "files in the study's [output])."),
     # columns
     "c_unit": ("Código", "Code"), "c_name": ("Nombre", "Name"), "c_period": ("Período", "Period"),
     "c_year": ("Año", "Year"), "c_events": ("Defunciones", "Deaths"), "c_births": ("Nacimientos", "Births"),

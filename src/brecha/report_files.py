@@ -1,0 +1,76 @@
+"""Which files a report writes: its page (``index.html``, with ``figures/``), its workbook (``brecha.xlsx``),
+its tables (``tables/*.csv``) and its dashboard (``dashboard.html``). All four unless the study's ``[output]``
+table (``files = ["tables"]``) or the command's ``--files tables,workbook`` names fewer.
+
+Why choose: a script that reruns a study for its tables (a nightly job feeding another system, a study run
+once per region) needs neither the page nor the dashboard, and they are a third of the run's time on the
+national Chilean study (``benchmarks/bench_against_r.py``). The analyses are the same whatever is written:
+every file that is written is the same bytes as in the full report. A file of an earlier report in the
+folder that this run does not write is removed with the folder's other stale files
+(:mod:`brecha.report.folder`, the manifest rule), so the folder never mixes two runs.
+"""
+from __future__ import annotations
+
+from .i18n import Catalog
+
+FILES = ("page", "workbook", "tables", "dashboard")
+ALIASES = {"html": "page", "index.html": "page", "excel": "workbook", "xlsx": "workbook", "brecha.xlsx": "workbook",
+           "csv": "tables", "dashboard.html": "dashboard"}
+
+MSG = Catalog({
+    "not_table": ("se esperaba una tabla [output] con files = [...]", "expected an [output] table with files = [...]"),
+    "none": ("ningún archivo pedido: nombre al menos uno de {valid}",
+             "no file asked for: name at least one of {valid}"),
+    "option": ("--files: {problem}", "--files: {problem}"),
+    "unknown": ("'{got}' no es un archivo del informe (se esperaba {valid})",
+                "'{got}' is not one of the report's files (expected {valid})"),
+    "option_hint": ("p. ej. --files tables,workbook", "e.g. --files tables,workbook"),
+})
+
+
+def normalised(names) -> tuple[str, ...] | list[str]:
+    """The files named (aliases such as ``csv`` or ``xlsx`` read as theirs), in :data:`FILES`' order; the
+    names not understood are returned as a list instead."""
+    wanted, wrong = set(), []
+    for name in names:
+        key = ALIASES.get(str(name).strip().lower(), str(name).strip().lower())
+        (wanted.add(key) if key in FILES else wrong.append(str(name)))
+    return wrong if wrong else tuple(f for f in FILES if f in wanted)
+
+
+def parse_output(check, table) -> tuple[str, ...]:
+    """A study's ``[output]`` table (``files = ["page", "workbook", "tables", "dashboard"]``), read with the
+    study's checker (each problem named by its TOML key)."""
+    if not isinstance(table, dict):
+        check.fail("output", MSG("not_table"))
+    check.known(table, ("files",), "output.")
+    if "files" not in table:
+        return FILES
+    names = check.typed("output.files", table["files"], "names")
+    files = normalised(names)
+    if isinstance(files, list):  # every name not understood, each named
+        for got in files[:-1]:
+            check.note("output.files", MSG("unknown", got=got, valid=", ".join(FILES)))
+        check.fail("output.files", MSG("unknown", got=files[-1], valid=", ".join(FILES)))
+    if not files:
+        check.fail("output.files", MSG("none", valid=", ".join(FILES)))
+    return files
+
+
+def parse_files_option(text: str) -> tuple[str, ...]:
+    """The command line's ``--files page,tables`` (the same names as the study's ``[output] files``)."""
+    from .errors import InputError
+
+    names = [part for part in str(text).split(",") if part.strip()]
+    files = normalised(names)
+    if isinstance(files, list):
+        problem = "; ".join(MSG("unknown", got=got, valid=", ".join(FILES)) for got in files)
+        raise InputError(MSG("option", problem=problem), hint=MSG("option_hint"))
+    if not files:
+        raise InputError(MSG("option", problem=MSG("none", valid=", ".join(FILES))), hint=MSG("option_hint"))
+    return files
+
+
+def wanted(report, name: str) -> bool:
+    """Whether ``report`` writes the file ``name`` (one of :data:`FILES`)."""
+    return name in getattr(getattr(report, "study", None), "files", FILES)
