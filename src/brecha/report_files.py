@@ -15,7 +15,10 @@ from .i18n import Catalog
 
 FILES = ("page", "workbook", "tables", "dashboard")
 ALIASES = {"html": "page", "index.html": "page", "excel": "workbook", "xlsx": "workbook", "brecha.xlsx": "workbook",
-           "csv": "tables", "dashboard.html": "dashboard"}
+           "csv": "tables", "dashboard.html": "dashboard",
+           # the same in Spanish, as the report and its messages name them
+           "página": "page", "pagina": "page", "informe": "page", "libro": "workbook", "tablas": "tables",
+           "tablero": "dashboard"}
 
 MSG = Catalog({
     "not_table": ("se esperaba una tabla [output] con files = [...]", "expected an [output] table with files = [...]"),
@@ -25,6 +28,9 @@ MSG = Catalog({
     "unknown": ("'{got}' no es un archivo del informe (se esperaba {valid})",
                 "'{got}' is not one of the report's files (expected {valid})"),
     "option_hint": ("p. ej. --files tables,workbook", "e.g. --files tables,workbook"),
+    "study_hint": ("escriba p. ej. files = [\"tables\", \"workbook\"] (también: tablas, libro, página, tablero), "
+                   "o quite [output] para escribirlos todos",
+                   "write e.g. files = [\"tables\", \"workbook\"], or leave [output] out to write them all"),
 })
 
 
@@ -50,10 +56,10 @@ def parse_output(check, table) -> tuple[str, ...]:
     files = normalised(names)
     if isinstance(files, list):  # every name not understood, each named
         for got in files[:-1]:
-            check.note("output.files", MSG("unknown", got=got, valid=", ".join(FILES)))
-        check.fail("output.files", MSG("unknown", got=files[-1], valid=", ".join(FILES)))
+            check.note("output.files", MSG("unknown", got=got, valid=", ".join(FILES)), MSG("study_hint"))
+        check.fail("output.files", MSG("unknown", got=files[-1], valid=", ".join(FILES)), MSG("study_hint"))
     if not files:
-        check.fail("output.files", MSG("none", valid=", ".join(FILES)))
+        check.fail("output.files", MSG("none", valid=", ".join(FILES)), MSG("study_hint"))
     return files
 
 

@@ -29,6 +29,7 @@ def test_all_four_files_by_default():
     (["csv", "xlsx"], ("workbook", "tables")),            # aliases, in the report's own order
     (["dashboard", "html", "HTML"], ("page", "dashboard")),
     ("tables, workbook", ("workbook", "tables")),         # a text with commas, as names are written elsewhere
+    (["tablas", "Página", "tablero", "libro"], FILES),     # the Spanish names
 ])
 def test_the_files_named_by_the_study(names, expected):
     assert study_with({"files": names}).files == expected
