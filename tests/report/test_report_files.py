@@ -135,3 +135,12 @@ def test_the_python_api_takes_the_files_too(tiny_study_path, tmp_path):
     report = run_study(tiny_study_path, tmp_path / "api", files=["csv"])
     assert set(report.files) == {"tables"}
     assert sorted(p.name for p in (tmp_path / "api").iterdir()) == [".brecha-manifest.json", "tables"]
+
+
+def test_an_empty_folder_of_the_users_own_is_left_alone(tiny_study_path, tmp_path):
+    """Only a tables/ or figures/ folder brecha's earlier files were in is removed when left empty."""
+    out = tmp_path / "r"
+    (out / "figures").mkdir(parents=True)  # the user's own, empty, before any report
+    outputs.forget_completed()
+    assert main(["--lang", "en", "report", str(tiny_study_path), "-o", str(out), "--files", "tables"]) == 0
+    assert (out / "figures").is_dir() and (out / "tables").is_dir()

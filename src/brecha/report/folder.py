@@ -156,9 +156,10 @@ def _install(stage: Path, out: Path) -> None:
                 target = out / name
                 if target.is_file() and not target.is_symlink() and inside(out, target):
                     target.unlink()
-            for sub in REPORT_FOLDERS:  # a report folder left empty (its files no longer written: [output])
-                with contextlib.suppress(OSError):  # not empty (a user's file in it), or absent
-                    if not any(n.startswith(f"{sub}/") for n in new):
+            for sub in REPORT_FOLDERS:  # brecha's folder its files left empty (no longer written: [output])
+                had = any(n.startswith(f"{sub}/") for n in ours)
+                if had and not any(n.startswith(f"{sub}/") for n in new):
+                    with contextlib.suppress(OSError):  # not empty: a user's file in it
                         (out / sub).rmdir()
             _write_manifest(out, new)
             fsync_folder(out)
