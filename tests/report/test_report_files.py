@@ -64,10 +64,11 @@ def test_the_command_line_option():
         parse_files_option(",")
 
 
-def test_a_wrong_option_stops_the_command_before_any_work(tiny_study_path, tmp_path, capsys):
-    code = main(["--lang", "en", "report", str(tiny_study_path), "-o", str(tmp_path / "r"), "--files", "pdf"])
+@pytest.mark.parametrize("value, words", [("pdf", ["'pdf'"]), ("", ["no file asked for"])])
+def test_a_wrong_option_stops_the_command_before_any_work(tiny_study_path, tmp_path, capsys, value, words):
+    code = main(["--lang", "en", "report", str(tiny_study_path), "-o", str(tmp_path / "r"), "--files", value])
     err = capsys.readouterr().err
-    assert code == 2 and "--files" in err and "'pdf'" in err and not (tmp_path / "r").exists()
+    assert code == 2 and "--files" in err and all(w in err for w in words) and not (tmp_path / "r").exists()
 
 
 def test_fewer_files_are_the_full_reports_and_the_folder_keeps_only_them(tiny_study_path, tmp_path, capsys,

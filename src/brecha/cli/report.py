@@ -69,7 +69,7 @@ def run(args) -> int:
     if args.study and args.example:
         raise InputError(MSG("both"))
     study = read_study(args.study) if args.study else example_study(args.example or "chile")
-    if getattr(args, "files", None):  # the command's choice wins over the study's [output] files
+    if getattr(args, "files", None) is not None:  # the command's choice wins over the study's [output] files
         import dataclasses
 
         from ..report_files import parse_files_option
