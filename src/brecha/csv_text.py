@@ -93,26 +93,15 @@ SMALL_ROWS = 64  # a table this short is joined in Python: Arrow's set-up per co
 
 
 def _small_text(df: pd.DataFrame, end: str) -> str:
-    """The rows of a short table (:data:`SMALL_ROWS`): each column's cells made row by row, without finding
-    its distinct values first (pandas' factorize costs 0.05-0.2 ms a column whatever its length, and the
-    report's 38 tables are mostly a few rows by 10-30 columns), joined in Python. The same cells as
-    :func:`_column_cells` (``tests/report/test_csv_text.py``)."""
-    columns = [_cells_by_row(series) for _name, series in df.items()]
+    """The rows of a short table (:data:`SMALL_ROWS`), joined in Python: its columns' cells are made row by
+    row (:func:`_column_cells`), since pandas' factorize costs 0.05-0.2 ms a column whatever its length and
+    the report's 38 tables are mostly a few rows by 10-30 columns (to_csv's bytes either way:
+    ``tests/report/test_csv_text.py``)."""
+    columns = []
+    for _name, series in df.items():
+        cells, positions = _column_cells(series)  # a short column's: one cell per row (positions None)
+        columns.append(cells if positions is None else [cells[p] for p in positions.tolist()])
     return "".join(",".join(row) + end for row in zip(*columns))
-
-
-def _cells_by_row(series: pd.Series) -> list[str]:
-    """Every row's cell of one column, as :func:`_column_cells` makes them."""
-    dtype = series.dtype
-    if dtype == np.float64:
-        return ["" if v != v else repr(v) for v in series.to_numpy().tolist()]
-    if isinstance(dtype, np.dtype) and dtype.kind in "iub":
-        return series.to_numpy().astype(str).tolist()  # numpy's text, as _distinct
-    if isinstance(dtype, pd.StringDtype) or dtype == object:
-        values = series.to_numpy(dtype=object)
-        return ["" if m else _cell(v) for v, m in zip(values.tolist(), pd.isna(values).tolist())]
-    cells, positions = _column_cells(series)
-    return cells if positions is None else [cells[p] for p in positions.tolist()]
 
 
 def _quoted(text: str) -> str:
@@ -128,12 +117,12 @@ def _cell(value) -> str:
     return _quoted(repr(value) if isinstance(value, float) else str(value))
 
 
-def _object_cells(values: np.ndarray) -> tuple[list, np.ndarray | None]:
+def _object_cells(values: np.ndarray, short: bool = False) -> tuple[list, np.ndarray | None]:
     """Cells of an array of Python objects: missing (``pd.isna``, as ``to_csv``) empty; when every value is
-    text, each distinct value's cell once and the rows' positions in them (a name repeats on every year of
-    its unit), else one cell per row (positions None)."""
+    text and the column is not ``short``, each distinct value's cell once and the rows' positions in them (a
+    name repeats on every year of its unit), else one cell per row (positions None)."""
     missing = pd.isna(values)
-    if pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty"):
+    if not short and pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty"):
         values = values.copy()
         values[missing] = None
         codes, uniques = pd.factorize(values, use_na_sentinel=True)
@@ -157,8 +146,12 @@ def _distinct(values: np.ndarray, missing=None) -> tuple[list, np.ndarray]:
 
 def _column_cells(series: pd.Series) -> tuple[list, np.ndarray | None]:
     """One column's cells as text, quoted where needed: its distinct cells and each row's position in them
-    (None: one cell per row)."""
+    (None: one cell per row). A numpy or text column of at most :data:`SMALL_ROWS` rows has one cell per row,
+    made without finding its distinct values first."""
     dtype = series.dtype
+    short = len(series) <= SMALL_ROWS
+    if dtype == np.float64 and short:
+        return ["" if v != v else repr(v) for v in series.to_numpy().tolist()], None
     if dtype == np.float64:
         # numpy's text of each distinct number once (a rate of 0, the confidence level repeat); distinct by
         # their bits, so -0.0 keeps its sign as in to_csv
@@ -171,8 +164,8 @@ def _column_cells(series: pd.Series) -> tuple[list, np.ndarray | None]:
         for i in np.flatnonzero(np.isnan(uniques)).tolist():
             text[i] = ""
         return text, codes
-    if isinstance(dtype, np.dtype) and dtype.kind in "iub":
-        return _distinct(series.to_numpy())  # what to_csv does with a numpy integer or boolean column
+    if isinstance(dtype, np.dtype) and dtype.kind in "iub":  # what to_csv does with a numpy integer or boolean column
+        return (series.to_numpy().astype(str).tolist(), None) if short else _distinct(series.to_numpy())
     if isinstance(dtype, pd.CategoricalDtype):
         if dtype.categories.dtype.kind in "mM":
             raise _Unsupported  # pandas formats dates of categories its own way
@@ -186,5 +179,5 @@ def _column_cells(series: pd.Series) -> tuple[list, np.ndarray | None]:
         missing = series.isna().to_numpy()
         return _distinct(series.to_numpy(dtype="int64" if dtype.kind == "i" else "uint64", na_value=0), missing)
     if isinstance(dtype, pd.StringDtype) or dtype == object:
-        return _object_cells(series.to_numpy(dtype=object))
+        return _object_cells(series.to_numpy(dtype=object), short)
     raise _Unsupported

@@ -34,14 +34,12 @@ MSG = Catalog({
 })
 
 
-def normalised(names) -> tuple[str, ...] | list[str]:
-    """The files named (aliases such as ``csv`` or ``xlsx`` read as theirs), in :data:`FILES`' order; the
-    names not understood are returned as a list instead."""
-    wanted, wrong = set(), []
-    for name in names:
-        key = ALIASES.get(str(name).strip().lower(), str(name).strip().lower())
-        (wanted.add(key) if key in FILES else wrong.append(str(name)))
-    return wrong if wrong else tuple(f for f in FILES if f in wanted)
+def normalised(names) -> tuple[tuple[str, ...], list[str]]:
+    """The files named (aliases such as ``csv`` or ``xlsx`` read as theirs), in :data:`FILES`' order, and the
+    names not understood."""
+    keys = {str(name): ALIASES.get(str(name).strip().lower(), str(name).strip().lower()) for name in names}
+    wrong = [name for name, key in keys.items() if key not in FILES]
+    return tuple(f for f in FILES if f in keys.values()), wrong
 
 
 def parse_output(check, table) -> tuple[str, ...]:
@@ -52,29 +50,37 @@ def parse_output(check, table) -> tuple[str, ...]:
     check.known(table, ("files",), "output.")
     if "files" not in table:
         return FILES
-    names = check.typed("output.files", table["files"], "names")
-    files = normalised(names)
-    if isinstance(files, list):  # every name not understood, each named
-        for got in files[:-1]:
+    files, wrong = normalised(check.typed("output.files", table["files"], "names"))
+    if wrong:  # every name not understood, each named
+        for got in wrong[:-1]:
             check.note("output.files", MSG("unknown", got=got, valid=", ".join(FILES)), MSG("study_hint"))
-        check.fail("output.files", MSG("unknown", got=files[-1], valid=", ".join(FILES)), MSG("study_hint"))
+        check.fail("output.files", MSG("unknown", got=wrong[-1], valid=", ".join(FILES)), MSG("study_hint"))
     if not files:
         check.fail("output.files", MSG("none", valid=", ".join(FILES)), MSG("study_hint"))
     return files
 
 
-def parse_files_option(text: str) -> tuple[str, ...]:
-    """The command line's ``--files page,tables`` (the same names as the study's ``[output] files``)."""
+def parse_files_option(text) -> tuple[str, ...]:
+    """The command line's ``--files page,tables`` (the same names as the study's ``[output] files``; a list
+    of names is taken too, as ``run_study(files=...)`` gives them)."""
     from .errors import InputError
 
-    names = [part for part in str(text).split(",") if part.strip()]
-    files = normalised(names)
-    if isinstance(files, list):
-        problem = "; ".join(MSG("unknown", got=got, valid=", ".join(FILES)) for got in files)
+    parts = str(text).split(",") if isinstance(text, str) else [str(name) for name in text]
+    files, wrong = normalised(part for part in parts if part.strip())
+    if wrong:
+        problem = "; ".join(MSG("unknown", got=got, valid=", ".join(FILES)) for got in wrong)
         raise InputError(MSG("option", problem=problem), hint=MSG("option_hint"))
     if not files:
         raise InputError(MSG("option", problem=MSG("none", valid=", ".join(FILES))), hint=MSG("option_hint"))
     return files
+
+
+def with_files(study, names):
+    """``study`` writing the files ``names`` (text ``"tables,workbook"`` or a list) instead of its own
+    ``[output] files``: the command's ``--files`` and ``run_study(files=...)``."""
+    import dataclasses
+
+    return dataclasses.replace(study, files=parse_files_option(names))
 
 
 def wanted(report, name: str) -> bool:

@@ -568,10 +568,7 @@ def run_study(study: Study | str | Path, output_dir, *, lang: str | None = None,
     if not isinstance(study, Study):
         study = read_study(study)
     if files is not None:
-        import dataclasses
+        from .report_files import with_files
 
-        from .report_files import parse_files_option
-
-        study = dataclasses.replace(study, files=parse_files_option(",".join(files) if not isinstance(files, str)
-                                                                    else files))
+        study = with_files(study, files)
     return build_report(study, output_dir, lang=lang, progress=progress)

@@ -72,9 +72,9 @@ def test_escape_writes_what_xml_sax_saxutils_writes(text):
 
 @pytest.mark.parametrize("rows", [0, 1, 64, 65, 300])
 def test_cells_and_first_values_as_the_column_rule_gives_them(rows):
-    """The sheet's columns (excel._cells_and_first: a short column's cells made row by row) are
-    :func:`_column_cells`' cells, and its first 50 values those the width was measured on before."""
-    from brecha.report.excel import _cells_and_first
+    """A short column's cells (made row by row, excel.SHORT) are those the distinct-values path gives the same
+    values in a long column, and its first 50 values those the width was measured on before."""
+    from brecha.report.excel import SHORT, _cells_and_first
 
     rng = np.random.default_rng(rows)
     words = np.array(["Ñuñoa", "A & B", " lead", "x<y", "", "2.5"], dtype=object)
@@ -92,8 +92,11 @@ def test_cells_and_first_values_as_the_column_rule_gives_them(rows):
         pd.Series(pd.array(np.where(rng.random(rows) < 0.3, None, rng.integers(0, 5, rows)).tolist(), dtype="Int64")),
     ]
     for series in columns:
-        made_fast, made_rule = {}, {}
-        cells, first = _cells_and_first(series, made_fast)
-        assert cells == _column_cells(series, made_rule), series.dtype
-        assert made_fast == made_rule
+        # the same values in a column long enough for the distinct-values path: the same cells row for row
+        long = pd.concat([series] * (SHORT // max(len(series), 1) + 2), ignore_index=True)
+        assert len(long) > SHORT or not len(series)
+        made_short, made_long = {}, {}
+        cells, first = _cells_and_first(series, made_short)
+        assert cells == _column_cells(long, made_long)[:len(series)], series.dtype
+        assert made_short == made_long
         assert [str(v) for v in first] == [str(v) for v in series.head(50).tolist()], series.dtype

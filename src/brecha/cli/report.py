@@ -70,11 +70,9 @@ def run(args) -> int:
         raise InputError(MSG("both"))
     study = read_study(args.study) if args.study else example_study(args.example or "chile")
     if getattr(args, "files", None) is not None:  # the command's choice wins over the study's [output] files
-        import dataclasses
+        from ..report_files import with_files
 
-        from ..report_files import parse_files_option
-
-        study = dataclasses.replace(study, files=parse_files_option(args.files))
+        study = with_files(study, args.files)
     lang = _cli_language(args, study)
     out = Path(args.output or ("informe-brecha" if lang == "es" else "brecha-report"))
     check_folder_target(out, _study_inputs(study))  # before the work: nothing the user owns gets overwritten

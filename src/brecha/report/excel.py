@@ -57,22 +57,44 @@ def _text_cell(value: str, style: int = 0) -> str:
     return f'<c t="inlineStr"{s}><is><t{space}>{text}</t></is></c>'
 
 
+SHORT = 64  # a column this short has its cells made row by row: finding its distinct values first costs more
+
+
 def _column_cells(series: pd.Series, made: dict | None = None) -> list[str]:
     """The XML of every cell of one column ('' for an empty cell). ``made``: the text cells made so far in
     this workbook (text -> XML), shared by its sheets: every table of a report repeats the units' codes and
-    names (Brazil: 5,570 of each in six tables, 73,000 text cells escaped where 18,000 are distinct)."""
+    names (Brazil: 5,570 of each in six tables, 73,000 text cells escaped where 18,000 are distinct).
+
+    A numpy column is recognised by its dtype's kind, not by pandas' dtype checks, and a column of at most
+    :data:`SHORT` rows has its cells made row by row, without ``factorize`` (in pandas 3 each of these costs
+    0.02-0.2 ms a column whatever its length, and the report's tables are mostly a few rows by 10-30
+    columns; issue 19)."""
     made = {} if made is None else made
-    if pd.api.types.is_bool_dtype(series) and not series.isna().any():
+    dtype = series.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind == "b":
+        return [f'<c t="b"><v>{int(v)}</v></c>' for v in series.to_numpy().tolist()]
+    if isinstance(dtype, np.dtype) and dtype.kind in "iuf":
+        values = series.to_numpy().astype(np.float64)
+    elif pd.api.types.is_bool_dtype(series) and not series.isna().any():
         return [f'<c t="b"><v>{int(v)}</v></c>' for v in series.to_numpy()]
-    if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
+    elif pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
         values = np.asarray(series.astype("float64").to_numpy(na_value=np.nan) if hasattr(series, "array")
                             else series, dtype="float64")
+    else:
+        values = None
+    if values is not None:
+        if len(values) <= SHORT:
+            return _number_cells(values)
         # each distinct number's cell made once (a rate of 0, a count, the confidence level repeat; distinct
         # by their bits, so -0.0 is made as before), then taken for every row (issue 19)
         codes, bits = pd.factorize(values.view(np.int64))
         cells = _number_cells(bits.view(np.float64))
         return [cells[c] for c in codes.tolist()]
     if pd.api.types.is_string_dtype(series) and series.dtype != object:  # text: each distinct value once
+        if len(series) <= SHORT:
+            texts = series.to_numpy(dtype=object)
+            return ["" if m else made.get(v) or made.setdefault(v, _text_cell(v))
+                    for v, m in zip(map(str, texts.tolist()), pd.isna(texts).tolist())]
         codes, uniques = pd.factorize(series)  # a missing value is code -1: an empty cell
         cells = [made.get(v) or made.setdefault(v, _text_cell(v))
                  for v in map(str, np.asarray(uniques, dtype=object).tolist())] + [""]
@@ -85,25 +107,11 @@ def _column_cells(series: pd.Series, made: dict | None = None) -> list[str]:
 
 def _cells_and_first(series: pd.Series, made: dict | None) -> tuple[list[str], list]:
     """:func:`_column_cells` of ``series`` and its first 50 values as Python objects (what the column's width
-    is measured on), each from the same array: a numpy column of a short table (up to 64 rows) has its cells
-    made row by row, without finding its distinct values first (pandas' factorize costs 0.05-0.2 ms a column
-    whatever its length; the report's tables are mostly a few rows by 10-30 columns)."""
+    is measured on; a numpy column's taken from its array, without a ``head`` Series)."""
     dtype = series.dtype
-    if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
-        values = series.to_numpy()
-        first = values[:50].tolist()
-        if dtype.kind == "b":
-            return [f'<c t="b"><v>{int(v)}</v></c>' for v in values.tolist()], first
-        if len(values) <= 64:
-            return _number_cells(values.astype(np.float64)), first
-        return _column_cells(series, made), first
-    if isinstance(dtype, pd.StringDtype) and len(series) <= 64:
-        made = {} if made is None else made
-        values = series.to_numpy(dtype=object)
-        cells = ["" if m else made.get(v) or made.setdefault(v, _text_cell(v))
-                 for v, m in zip(map(str, values.tolist()), pd.isna(values).tolist())]
-        return cells, series.iloc[:50].tolist()
-    return _column_cells(series, made), series.iloc[:50].tolist()
+    first = series.to_numpy()[:50].tolist() if isinstance(dtype, np.dtype) and dtype.kind in "biuf" \
+        else series.iloc[:50].tolist()
+    return _column_cells(series, made), first
 
 
 def _number_cells(values: np.ndarray) -> list[str]:
