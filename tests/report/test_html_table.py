@@ -70,3 +70,46 @@ def test_the_default_reports_tables_are_the_loops_text(default_report):
         assert body == rows_by_the_loop(df, "en"), name
         shown += 1
     assert shown > 20
+
+
+COLUMNS = ["estimate", "p_value", "p", "pvalue", "trend_p_value", "year", "first_year", "last_year", "base_year",
+           "events", "births", "deaths", "n", "n_years", "n_units", "rows", "df", "count", "nobs", "n_obs",
+           "reference_births", "excess_events", "group_n", "Births", "rate", "ratio"]
+VALUES = [None, pd.NA, np.nan, float("nan"), np.float64("nan"), float("inf"), -np.inf, 0.0, -0.0, 0, 1, -1,
+          0.0004, 0.001, 0.00099999, 0.5, 0.9999, 1.0, 2.5, 99.994, 99.995, 100.0, 123.45, 999.95, 1000.0,
+          12345.678, -12345.678, 1e15, 1.5e-7, -3e-5, 2000, 2000.0, np.int64(5570), np.float64(7.25),
+          np.float32(0.1), True, "text", "1,5"]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_column_formatter_gives_fmt_numbers_text(lang):
+    """number_formatter (the rule chosen once per column) gives fmt_number's text for every kind of value."""
+    from brecha.report.formatting import number_formatter
+
+    for column in COLUMNS:
+        number = number_formatter(column, lang)
+        for value in VALUES:
+            assert number(value) == fmt_number(value, column, lang), (column, value)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_repeated_text_cells_and_numbers_in_spanish_and_english(lang):
+    """Text cells repeated down a column (made once per column) and numbers of every rule, in both
+    languages, are the loop's text; a column whose label is Markup is not escaped, other text is."""
+    rng = np.random.default_rng(7)
+    n = 60
+    df = pd.DataFrame({
+        "method": rng.choice(["exact", "wilson", "exact-poisson (Spiegelhalter 2005)", "x < y & z"], n),
+        "flag": rng.choice(["", "high", "low;zero_births"], n),
+        "name": pd.Series(rng.choice(["Ñuñoa", "O'Higgins", "Aysén"], n), dtype="str"),
+        "rate": rng.normal(0, 2000, n),
+        "p_value": rng.random(n) / 100,
+        "births": pd.array(rng.integers(0, 10**6, n), dtype="Int64"),
+        "year": rng.integers(2000, 2016, n).astype(float),
+    })
+    df.loc[3, "rate"] = np.nan
+    df.loc[5, "births"] = pd.NA
+    labels = {"high": Markup("<b>high</b>")}
+    body = html.table_html(df, lang, value_labels=labels).split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    assert body == rows_by_the_loop(df, lang, labels)
+    assert "x &lt; y &amp; z" in body and "<b>high</b>" in body and "O&#x27;Higgins" in body

@@ -20,12 +20,18 @@ import pandas as pd
 from markupsafe import Markup
 
 from .. import __version__
-from .formatting import fmt_number, localise  # noqa: F401 - importable from here, as before
+from .formatting import fmt_number, localise, number_formatter  # noqa: F401 - fmt_number importable from here
 from .labels import L
 
 
 def esc(value) -> str:
     return _html.escape("" if value is None else str(value), quote=True)
+
+
+def _escaped(text: str) -> str:
+    """``esc(text)``, skipped when ``text`` has none of the characters it replaces (a number: digits, signs,
+    separators; only a p-value's "<0.001" has one)."""
+    return esc(text) if ("<" in text or "&" in text or ">" in text or '"' in text or "'" in text) else text
 
 
 def _finalize(value):
@@ -64,8 +70,6 @@ def table_html(df: pd.DataFrame, lang: str, *, columns=None, max_rows: int = 400
                column_labels: dict | None = None) -> str:
     """A table for reading: every header labelled (``column_labels`` first, then the ``c_<column>`` labels),
     numbers in the language's format, coded cells (flags, methods, model names, covariates) in words."""
-    from .labels import cell_label
-
     if columns:
         cols = [c for c in columns if c in df.columns]
         if not cols:
@@ -79,23 +83,39 @@ def table_html(df: pd.DataFrame, lang: str, *, columns=None, max_rows: int = 400
     heads = [(names.get(str(c)) or column_label(str(c), lang), numeric[c]) for c in cols]
     labels = value_labels or {}
     # the rows' markup made here, not by the template's loops: a report has ~20,000 cells, and jinja's loop and
-    # finalize per cell were 0.2 s of the page's 0.5 s (issue 19); the same text (tests/report/test_html_table.py)
-    rows = []
-    for row in shown.itertuples(index=False, name=None):
-        cells = []
-        for c, v in zip(cols, row):
-            if numeric[c]:
-                cells.append(f'<td class="n">{_finalize(fmt_number(v, str(c), lang))}</td>')
-            else:
-                text = "" if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA else str(v)
-                label = labels.get(text) or cell_label(str(c), text, lang, covariates, country)
-                cells.append(f"<td>{_finalize(label)}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
+    # finalize per cell were 0.2 s of the page's 0.5 s (issue 19); the same text (tests/report/test_html_table.py).
+    # Column by column: each column's rule is chosen once (number_formatter) and each distinct text cell of a
+    # column is labelled and escaped once (a method, a flag, a name repeat down a column)
+    columns = [_column_cells(list(shown.iloc[:, k]), str(c), numeric[c], lang, labels, covariates, country)
+               for k, c in enumerate(cols)]
+    rows = ["<tr>" + "".join(cells) + "</tr>" for cells in zip(*columns)] if columns else []
     more = ""
     if len(df) > max_rows:
         more = L("more_rows" if file else "more_rows_unwritten", lang, shown=localise(f"{max_rows:,}", lang),
                  total=localise(f"{len(df):,}", lang), file=file)
     return _render("table.html.j2", heads=heads, body=Markup("".join(rows)), more=more)
+
+
+def _column_cells(values: list, column: str, numeric: bool, lang: str, labels: dict, covariates,
+                  country) -> list[str]:
+    """The ``<td>`` of every value of one column of :func:`table_html` (``values`` as iterating the column
+    gives them, as ``itertuples`` does): numbers in the language's format (:func:`fmt_number`), text in words
+    (``labels``, then :func:`brecha.report.labels.cell_label`), escaped as :func:`_finalize` escapes."""
+    from .labels import cell_label
+
+    if numeric:
+        number = number_formatter(column, lang)
+        return [f'<td class="n">{_escaped(number(v))}</td>' for v in values]
+    made: dict = {}
+    out = []
+    for v in values:
+        text = "" if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA else str(v)
+        cell = made.get(text)
+        if cell is None:
+            label = labels.get(text) or cell_label(column, text, lang, covariates, country)
+            cell = made[text] = f"<td>{_finalize(label)}</td>"
+        out.append(cell)
+    return out
 
 
 def figure_html(fig, *, css_class: str = "") -> str:
