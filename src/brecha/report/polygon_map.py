@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from .dashboard.shapes import ring_path as _ring_path  # the same path text as the dashboard's map
 from .figures import MISSING, MUTED
 from .map_svg import ColouredMap
 from .svg import Svg, num
@@ -36,15 +37,6 @@ def rings_of(geometry: dict) -> list[np.ndarray]:
     coords = geometry.get("coordinates") or []
     polys = coords if kind == "MultiPolygon" else [coords] if kind == "Polygon" else []
     return [np.asarray(poly[0], dtype=float)[:, :2] for poly in polys if poly and len(poly[0]) >= 3]
-
-
-def _ring_path(points: np.ndarray) -> str:
-    """``M x y l dx dy ... z`` of a projected ring (integers), repeated points dropped."""
-    steps = np.diff(points, axis=0)
-    steps = steps[(steps != 0).any(axis=1)]
-    if len(steps) < 2:
-        return ""
-    return f"M{points[0, 0]} {points[0, 1]}l" + " ".join(f"{dx} {dy}" for dx, dy in steps.tolist()) + "z"
 
 
 class PolygonMap(ColouredMap):

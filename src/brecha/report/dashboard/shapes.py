@@ -17,14 +17,17 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 SCALE = 1000  # projected units per degree of latitude
 
 
-def _rings(geometry: dict) -> list[list]:
+def _rings(geometry: dict) -> list[np.ndarray]:
+    """The outer rings of a GeoJSON Polygon or MultiPolygon, as (lon, lat) arrays."""
     kind = (geometry or {}).get("type")
     coords = (geometry or {}).get("coordinates") or []
     polys = coords if kind == "MultiPolygon" else [coords] if kind == "Polygon" else []
-    return [poly[0] for poly in polys if poly and len(poly[0]) >= 3]
+    return [np.asarray(poly[0], dtype=float)[:, :2] for poly in polys if poly and len(poly[0]) >= 3]
 
 
 def _frame(points) -> tuple[float, float, float, float]:
@@ -40,23 +43,23 @@ def _project(lon: float, lat: float, frame) -> tuple[int, int]:
     return round((lon - lon0) * k * SCALE), round((lat1 - lat) * SCALE)
 
 
-def _path(ring, frame) -> str:
-    pts = [_project(float(p[0]), float(p[1]), frame) for p in ring]
-    out = [f"M{pts[0][0]} {pts[0][1]}l"]
-    px, py = pts[0]
-    steps = []
-    for x, y in pts[1:]:
-        if (x, y) != (px, py):
-            steps.append(f"{x - px} {y - py}")
-            px, py = x, y
+def ring_path(points: np.ndarray) -> str:
+    """``M x y l dx dy ... z`` of a projected ring (integers, one row per point), repeated points dropped;
+    "" for a ring of fewer than two steps. (The report's maps write their paths with it too:
+    :mod:`brecha.report.polygon_map`.)"""
+    steps = np.diff(points, axis=0)
+    steps = steps[(steps != 0).any(axis=1)]
     if len(steps) < 2:
         return ""
-    return out[0] + " ".join(steps) + "z"
+    return f"M{points[0, 0]} {points[0, 1]}l" + " ".join(f"{dx} {dy}" for dx, dy in steps.tolist()) + "z"
 
 
 def polygon_paths(geojson: dict | None, units, offshore=()) -> dict | None:
     """``{"kind": "polygons", "paths": {unit: d}, "box": [0, 0, w, h], "missing": [...], "offshore": [...]}``
-    for the units of ``units`` that have a polygon; None without polygons."""
+    for the units of ``units`` that have a polygon; None without polygons.
+
+    Every ring projected at once in numpy (``np.rint``, round half to even as Python's ``round``, on the same
+    products in the same order): the Chilean map's 45,000 points took 0.05-0.1 s one by one (issue 19)."""
     if not geojson:
         return None
     wanted = {str(u) for u in units}
@@ -72,10 +75,20 @@ def polygon_paths(geojson: dict | None, units, offshore=()) -> dict | None:
     rings = {u: r for u, r in rings.items() if r}
     if not rings:
         return None
-    frame = _frame([p for rs in rings.values() for ring in rs for p in ring])
-    paths = {u: "".join(_path(ring, frame) for ring in rs) for u, rs in rings.items()}
-    width = _project(frame[3], frame[1], frame)[0]
-    height = max(_project(float(p[0]), float(p[1]), frame)[1] for rs in rings.values() for ring in rs for p in ring)
+    every = np.concatenate([ring for rs in rings.values() for ring in rs])
+    lon0, lat1 = float(every[:, 0].min()), float(every[:, 1].max())
+    k = math.cos(math.radians((float(every[:, 1].min()) + lat1) / 2))
+    projected = np.rint(np.column_stack([(every[:, 0] - lon0) * k * SCALE, (lat1 - every[:, 1]) * SCALE]))
+    projected = projected.astype(np.int64)
+    paths, start = {}, 0
+    for u, rs in rings.items():
+        parts = []
+        for ring in rs:
+            parts.append(ring_path(projected[start:start + len(ring)]))
+            start += len(ring)
+        paths[u] = "".join(parts)
+    width = round((float(every[:, 0].max()) - lon0) * k * SCALE)
+    height = int(projected[:, 1].max())
     ordered = [str(u) for u in units]
     return {"kind": "polygons", "paths": paths, "box": [0, 0, width, height],
             "missing": [u for u in ordered if u not in paths and u not in offshore],
