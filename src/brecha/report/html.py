@@ -49,6 +49,19 @@ def _environment():
                        lstrip_blocks=True, finalize=_finalize)
 
 
+TEMPLATES = ("report.html.j2", "headline.html.j2", "block.html.j2", "table.html.j2", "figure.html.j2")
+
+
+def prepare() -> None:
+    """The page's templates compiled and its stylesheet read now, ahead of :func:`render_html` (the report
+    does it while it waits for an analysis computed in a child, so that writing its files does not; issue
+    19). Compiling is what :func:`_render` would do on first use: the page is the same."""
+    env = _environment()
+    for name in TEMPLATES:
+        env.get_template(name)
+    stylesheet()
+
+
 def _render(template: str, **context) -> Markup:
     return Markup(_environment().get_template(template).render(**context))
 

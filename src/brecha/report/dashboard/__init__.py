@@ -117,12 +117,27 @@ def _json_for_script(value) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+@lru_cache(maxsize=1)
+def _environment():
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    return Environment(loader=PackageLoader("brecha.report", "templates"), autoescape=select_autoescape(default=True))
+
+
+def prepare() -> None:
+    """The page's template compiled and its assets read now, ahead of :func:`render_dashboard` (the report
+    does it while it waits for an analysis computed in a child; the dashboard's own child, forked later,
+    starts with them; issue 19). The same template and assets: the same page."""
+    _environment().get_template("dashboard.html.j2")
+    for name in ("dashboard.css", "dashboard-chart.css", *SCRIPTS):
+        _asset(name)
+
+
 def render_dashboard(report) -> str:
     """The dashboard page of a built report (one string of HTML, every asset inside)."""
-    from jinja2 import Environment, PackageLoader, select_autoescape
     from markupsafe import Markup
 
-    env = Environment(loader=PackageLoader("brecha.report", "templates"), autoescape=select_autoescape(default=True))
+    env = _environment()
 
     def exports(view: str, png: bool = True) -> Markup:
         buttons = f'<button type="button" data-view="{view}" data-export="csv" data-l="csv"></button>'
