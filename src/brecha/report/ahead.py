@@ -53,7 +53,9 @@ def start(steps, results) -> dict:
              if step.ahead and step.compute is not None and step.when is None and step.wanted(results.study)]
     if ahead:
         import_shared()
-    return {step.key: children.start(_compute, step, results) for step in ahead}
+    # the last first: the registry lists the long analyses last (the decompositions' bootstraps, the spatial
+    # step), and the report needs them last; started first, they get the head start of the others' forks
+    return {step.key: children.start(_compute, step, results) for step in reversed(ahead)}
 
 
 def import_shared() -> None:
