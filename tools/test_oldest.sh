@@ -19,7 +19,7 @@ rm -rf "$venv"
 "$venv/bin/python" -m pip install -q -c constraints/oldest.txt ".[test]"
 echo "oldest set:" >&2
 "$venv/bin/python" -m pip list --format=freeze 2>/dev/null \
-  | grep -iE '^(numpy|pandas|scipy|pyarrow|polars|statsmodels|linearmodels|openpyxl|matplotlib|rich|jinja2|threadpoolctl|libpysal|esda|pytest|selenium|hypothesis)==' >&2
+  | grep -iE '^(numpy|pandas|scipy|pyarrow|polars|statsmodels|linearmodels|openpyxl|matplotlib|rich|jinja2|threadpoolctl|orjson|libpysal|esda|pytest|selenium|hypothesis)==' >&2
 
 # Import brecha from the installed copy, not from src/ (the tests add nothing to sys.path themselves).
 "$venv/bin/python" -m pytest -p no:cacheprovider "${@:-tests}"

@@ -13,7 +13,6 @@ local file without a network, and Vega-Lite working with its libraries inlined; 
 """
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from importlib import resources
 
@@ -112,9 +111,25 @@ def _script() -> str:
 
 
 def _json_for_script(value) -> str:
-    """JSON safe inside ``<script>``: ``<``, ``>`` and ``&`` escaped so no ``</script>`` can end it early."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """JSON safe inside ``<script>``: ``<``, ``>`` and ``&`` escaped so no ``</script>`` can end it early.
+
+    Written by orjson (issue 19): the Brazilian dashboard's 11 MB of numbers took 0.29 s of CPU with the
+    standard library's encoder and take 0.02 s, in the last file the report waits for. The same values: a
+    number is written with the shortest digits that read back as the same float, as ``json`` does, though a
+    very small one may be spelled differently (``0.00001`` for ``1e-05``); keys that are not text become
+    text, as ``json`` makes them; a NumPy scalar is written as the Python number it holds; a value that is
+    not a finite number never reaches here (:func:`brecha.report.dashboard.payload.number` makes it None)."""
+    import orjson
+
+    text = orjson.dumps(value, default=_plain, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _plain(value):
+    """A NumPy scalar as the Python value it holds (orjson's ``default``); anything else is an error."""
+    if hasattr(value, "item") and getattr(value, "ndim", None) == 0:
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
 @lru_cache(maxsize=1)
