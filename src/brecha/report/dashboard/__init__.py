@@ -115,8 +115,9 @@ def _json_for_script(value) -> str:
 
     Written by orjson (issue 19): the Brazilian dashboard's 11 MB of numbers took 0.29 s of CPU with the
     standard library's encoder and take 0.02 s, in the last file the report waits for. The same values: a
-    number is written with the shortest digits that read back as the same float, as ``json`` does, though a
-    very small one may be spelled differently (``0.00001`` for ``1e-05``); keys that are not text become
+    number is written with the shortest digits that read back as the same float, as ``json`` does, though one
+    that needs an exponent may be spelled differently (``0.00001`` for ``1e-05``; ``1e16`` for ``1e+16`` in
+    orjson 3.9), which ``JSON.parse`` reads as the same number; keys that are not text become
     text, as ``json`` makes them; a NumPy scalar is written as the Python number it holds; a value that is
     not a finite number never reaches here (:func:`brecha.report.dashboard.payload.number` makes it None)."""
     import orjson
