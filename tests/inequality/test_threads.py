@@ -134,3 +134,21 @@ def test_ctrl_c_during_a_threaded_bootstrap_writes_nothing(tmp_path):
     assert "Traceback" not in stdout + stderr
     assert not out.exists() and os.listdir(tmp_path) == []
     assert time.monotonic() - sent < 60  # the periods under way finish, the others are not started
+
+
+def test_inside_one_thread_the_pieces_run_in_the_calling_thread(monkeypatch):
+    """brecha.threads.one_thread (the report's analyses computed ahead, each in its own child): worker_count
+    is 1 inside, whatever BRECHA_JOBS says, and as before outside; the results are the same."""
+    from brecha.threads import one_thread
+
+    monkeypatch.setenv("BRECHA_JOBS", "4")
+    names = lambda i: (i, threading.current_thread().name)  # noqa: E731
+    assert worker_count(10) == 4
+    with one_thread():
+        assert worker_count(10) == 1 and worker_count() == 1
+        inside = map_in_threads(names, range(6))
+        assert {name for _, name in inside} == {threading.current_thread().name}
+    assert worker_count(10) == 4
+    outside = map_in_threads(names, range(6))
+    assert [i for i, _ in outside] == [i for i, _ in inside] == list(range(6))
+    assert any(name.startswith("brecha") for _, name in outside)

@@ -69,9 +69,12 @@ def import_shared() -> None:
 def _compute(step, results):
     """In the child: the step's analysis; the results it set of those it names (one it left as it was is not
     sent: the parent may have set it meanwhile, e.g. the reference), and the caveats it noted."""
+    from ..threads import one_thread
+
     before = {name: getattr(results, name) for name in step.ahead}
     noted = len(results.notes)
-    step.compute(results)
+    with one_thread():  # this child is one of several computing at once: the cores are taken (threads.py)
+        step.compute(results)
     changed = {name: getattr(results, name) for name, value in before.items() if getattr(results, name) is not value}
     return changed, results.notes[noted:]
 
