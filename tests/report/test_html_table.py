@@ -2,14 +2,47 @@
 Python, no longer by the template's loop over every cell; the page is the same text as the loop gave."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
 from markupsafe import Markup
 
 from brecha.report import html
-from brecha.report.formatting import fmt_number
+from brecha.report.formatting import localise
 from brecha.report.labels import cell_label
+
+
+def fmt_number(value, column: str, lang: str) -> str:
+    """The reference: brecha.report.formatting.fmt_number as it was written before the column's rule was chosen
+    once (number_formatter, issue 19 part O), every branch decided again for each value."""
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return "–"
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    if not np.isfinite(v):
+        return "–"
+    col = column.lower()
+    if col in ("p_value", "p", "pvalue") or col.endswith("_p_value"):
+        text = "<0.001" if v < 0.001 else f"{v:.3f}"
+    elif col in ("year", "first_year", "last_year") or col.endswith("_year"):
+        return str(int(v))
+    elif float(v).is_integer() and (col in ("events", "births", "deaths", "n", "n_years", "n_units", "rows",
+                                            "df", "count", "nobs", "n_obs") or col.endswith(("births", "events",
+                                                                                              "deaths", "_n"))):
+        text = f"{int(v):,}"
+    elif abs(v) >= 1000:
+        text = f"{v:,.0f}"
+    elif abs(v) >= 100:
+        text = f"{v:,.1f}"
+    elif abs(v) >= 1 or v == 0:
+        text = f"{v:,.2f}"
+    else:
+        text = f"{v:.3g}"
+    return localise(text, lang)
 
 # the rows as the template wrote them before (trim_blocks, lstrip_blocks, autoescape, html._finalize)
 LOOP = ('{%- for row in rows %}<tr>{% for numeric, text in row %}{% if numeric %}<td class="n">{{ text }}</td>'
@@ -82,14 +115,16 @@ VALUES = [None, pd.NA, np.nan, float("nan"), np.float64("nan"), float("inf"), -n
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_the_column_formatter_gives_fmt_numbers_text(lang):
-    """number_formatter (the rule chosen once per column) gives fmt_number's text for every kind of value."""
-    from brecha.report.formatting import number_formatter
+def test_the_column_formatter_gives_the_earlier_fmt_numbers_text(lang):
+    """number_formatter (the rule chosen once per column), and fmt_number made from it, give the text the
+    earlier fmt_number gave (the reference above) for every kind of value and column."""
+    from brecha.report import formatting
 
     for column in COLUMNS:
-        number = number_formatter(column, lang)
+        number = formatting.number_formatter(column, lang)
         for value in VALUES:
-            assert number(value) == fmt_number(value, column, lang), (column, value)
+            want = fmt_number(value, column, lang)
+            assert number(value) == want and formatting.fmt_number(value, column, lang) == want, (column, value)
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

@@ -38,34 +38,9 @@ def fmt_int(value, lang: str) -> str:
 
 
 def fmt_number(value, column: str, lang: str) -> str:
-    """Numbers for reading: counts with thousands separators, p-values, rates with 1-2 decimals.
-    (:func:`number_formatter` gives the same text, the column's rule chosen once for all its cells.)"""
-    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
-        return "–"
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        return str(value)
-    if not np.isfinite(v):
-        return "–"
-    col = column.lower()
-    if col in ("p_value", "p", "pvalue") or col.endswith("_p_value"):
-        text = "<0.001" if v < 0.001 else f"{v:.3f}"
-    elif col in ("year", "first_year", "last_year") or col.endswith("_year"):
-        return str(int(v))
-    elif float(v).is_integer() and (col in ("events", "births", "deaths", "n", "n_years", "n_units", "rows",
-                                            "df", "count", "nobs", "n_obs") or col.endswith(("births", "events",
-                                                                                              "deaths", "_n"))):
-        text = f"{int(v):,}"
-    elif abs(v) >= 1000:
-        text = f"{v:,.0f}"
-    elif abs(v) >= 100:
-        text = f"{v:,.1f}"
-    elif abs(v) >= 1 or v == 0:
-        text = f"{v:,.2f}"
-    else:
-        text = f"{v:.3g}"
-    return localise(text, lang)
+    """Numbers for reading: counts with thousands separators, p-values, rates with 1-2 decimals (the rules of
+    :func:`number_formatter`, which a table's column uses for all its cells)."""
+    return number_formatter(column, lang)(value)
 
 
 _P_COLUMNS = ("p_value", "p", "pvalue")
@@ -75,10 +50,14 @@ _COUNT_ENDINGS = ("births", "events", "deaths", "_n")
 
 
 def number_formatter(column: str, lang: str):
-    """``f(value)`` giving :func:`fmt_number` ``(value, column, lang)``, with the column's rule (p-value, year,
-    count or any other number) chosen once: a table's column is formatted cell after cell, and deciding the
-    rule again for each of a report's ~14,000 numbers was a third of the page's time (issue 19). The same
-    branches in the same order, so the same text (tests/report/test_html_table.py compares the two)."""
+    """``f(value)``: a number of column ``column`` for reading. An undefined or infinite value (or none) reads
+    "–"; a p-value (``p_value``, ``p``, ``pvalue``, ``*_p_value``) "<0.001" or three decimals; a year
+    (``year``, ``first_year``, ``last_year``, ``*_year``) as a whole number; a whole count (``events``,
+    ``births``, ``deaths``, ``n``, ... ``*_n``) with thousands separators; any other number with no decimals
+    from 1,000, one from 100, two from 1 (and 0), else three significant digits; Spanish writes 1.234,5.
+    The column's rule is chosen once: a table's column is formatted cell after cell, and deciding it again for
+    each of a report's ~14,000 numbers was a third of the page's time (issue 19; the same text as before:
+    tests/report/test_html_table.py keeps the earlier function as its reference)."""
     col = column.lower()
     is_p = col in _P_COLUMNS or col.endswith("_p_value")
     is_year = not is_p and (col in _YEAR_COLUMNS or col.endswith("_year"))

@@ -20,7 +20,7 @@ import pandas as pd
 from markupsafe import Markup
 
 from .. import __version__
-from .formatting import fmt_number, localise, number_formatter  # noqa: F401 - fmt_number importable from here
+from .formatting import fmt_number, localise, number_formatter  # noqa: F401 - fmt_number importable from here, as before
 from .labels import L
 
 

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from .dashboard.shapes import ring_path as _ring_path  # the same path text as the dashboard's map
+from .dashboard.shapes import ring_path as _ring_path, rings_of  # the same rings and paths as the dashboard's map
 from .figures import MISSING, MUTED
 from .map_svg import ColouredMap
 from .svg import Svg, num
@@ -29,14 +29,6 @@ from .svg import Svg, num
 SCALE = 1000.0          # projected units per degree
 INCH = 72.0
 EDGE = 0.2              # white border between units, points
-
-
-def rings_of(geometry: dict) -> list[np.ndarray]:
-    """The outer rings (lon, lat arrays) of a GeoJSON Polygon or MultiPolygon."""
-    kind = geometry.get("type")
-    coords = geometry.get("coordinates") or []
-    polys = coords if kind == "MultiPolygon" else [coords] if kind == "Polygon" else []
-    return [np.asarray(poly[0], dtype=float)[:, :2] for poly in polys if poly and len(poly[0]) >= 3]
 
 
 class PolygonMap(ColouredMap):

@@ -5,7 +5,7 @@ Projection: plate carrée with the longitude scaled by the cosine of the map's m
 (1/1000 of a degree of latitude, about 110 m, finer than the simplified polygons). Each ring is written as
 a move and relative line commands (``M x y l dx dy ...z``), which keeps the Chilean map near 125 kB.
 The browser only recolours these paths; it never projects. Outer rings only, as the report's maps
-(:func:`brecha.report.figures._rings`). Units listed in ``offshore`` (Easter Island, Juan Fernández) are left
+(:func:`rings_of`). Units listed in ``offshore`` (Easter Island, Juan Fernández) are left
 off the map and named below it, as in the report.
 
 Without polygons, as the static report's maps (:mod:`brecha.report.symbol_maps`): :func:`seats` projects
@@ -22,8 +22,9 @@ import numpy as np
 SCALE = 1000  # projected units per degree of latitude
 
 
-def _rings(geometry: dict) -> list[np.ndarray]:
-    """The outer rings of a GeoJSON Polygon or MultiPolygon, as (lon, lat) arrays."""
+def rings_of(geometry: dict | None) -> list[np.ndarray]:
+    """The outer rings of a GeoJSON Polygon or MultiPolygon, as (lon, lat) arrays (the report's maps read
+    them with it too)."""
     kind = (geometry or {}).get("type")
     coords = (geometry or {}).get("coordinates") or []
     polys = coords if kind == "MultiPolygon" else [coords] if kind == "Polygon" else []
@@ -71,7 +72,7 @@ def polygon_paths(geojson: dict | None, units, offshore=()) -> dict | None:
         if code.isdigit() and len(code) < 5 and country == "CL":
             code = code.zfill(5)
         if code in wanted and code not in offshore:
-            rings.setdefault(code, []).extend(_rings(feature.get("geometry")))
+            rings.setdefault(code, []).extend(rings_of(feature.get("geometry")))
     rings = {u: r for u, r in rings.items() if r}
     if not rings:
         return None
