@@ -66,6 +66,9 @@ measures = ["theil"]
 bootstrap = 0
 '''
 
+# every short analysis, neither long one
+NEITHER = BOTH.split("[analyses.decompose]")[0] + "[analyses.smoothing]" + BOTH.split("[analyses.smoothing]")[1]
+
 
 @pytest.fixture(autouse=True)
 def english():
@@ -105,21 +108,42 @@ def test_the_report_with_analyses_ahead_is_the_serial_report_byte_for_byte(tmp_p
     """The decomposition and the spatial analysis computed in children, the workbook and the dashboard
     written in children: every file is the serial run's, the workbook member by member."""
     study = study_file(tmp_path, BOTH)
-    for jobs in ("1", "2"):
+    counted = {}
+    for jobs in ("1", "2", "8"):
         monkeypatch.setenv("BRECHA_JOBS", jobs)
         outputs.forget_completed()
+        before = len(forks)
         assert main(["--lang", "en", "report", str(study), "-o", str(tmp_path / jobs)]) == 0
-        if jobs == "1":
-            assert forks == []  # BRECHA_JOBS=1: everything in the report's own process
-    serial, parallel = files_of(tmp_path / "1"), files_of(tmp_path / "2")
+        counted[jobs] = len(forks) - before
+    serial = files_of(tmp_path / "1")
     assert {"tables/gap_where_year.csv", "tables/spatial_local.csv", "tables/spatial_bym2.csv",
             "brecha.xlsx", "dashboard.html"} <= serial.keys()
-    assert serial.keys() == parallel.keys()
-    assert [n for n in serial if serial[n] != parallel[n]] == []
     assert any(n.startswith("figures/") for n in serial)
-    # the data loaded (load_ahead.py), the seven analyses ahead (smoothing, disparity, trends, funnel, models,
-    # decomposition, spatial), the workbook and the dashboard; the figures are made in the report's process
-    assert len(forks) == 10
+    for jobs in ("2", "8"):
+        parallel = files_of(tmp_path / jobs)
+        assert serial.keys() == parallel.keys()
+        assert [n for n in serial if serial[n] != parallel[n]] == [], jobs
+    # BRECHA_JOBS=1: everything in the report's own process. 2 cores: the data loaded (load_ahead.py), the two
+    # long analyses (decomposition, spatial), the workbook and the dashboard. 8 cores: the five short analyses
+    # too (smoothing, disparity, trends, funnel, models). The figures are made in the report's process.
+    assert counted == {"1": 0, "2": 5, "8": 10}
+
+
+def test_the_short_analyses_go_ahead_only_when_a_core_is_left_beyond_the_long_ones(tmp_path):
+    """ahead.chosen: the long analyses always; the short ones when the cores exceed the report's own plus one
+    per long analysis; a study without the long ones gives its short ones the second core."""
+    study = read_study(study_file(tmp_path, BOTH))
+    short = ["smoothing", "disparity", "trends", "funnel", "models"]
+    keys = {jobs: [s.key for s in ahead.chosen(sections.STEPS, study, jobs)] for jobs in (2, 3, 4, 8)}
+    assert keys[2] == keys[3] == ["gap_where", "spatial"]
+    assert keys[4] == keys[8] == short + ["gap_where", "spatial"]
+    quick = read_study(study_file(tmp_path, QUICK))  # the decomposition, not the spatial step
+    assert [s.key for s in ahead.chosen(sections.STEPS, quick, 2)] == ["gap_where"]
+    assert [s.key for s in ahead.chosen(sections.STEPS, quick, 3)][-1] == "gap_where"
+    assert len(ahead.chosen(sections.STEPS, quick, 3)) > 1
+    plain = read_study(study_file(tmp_path, NEITHER))
+    assert [s.key for s in ahead.chosen(sections.STEPS, plain, 2)] == short
+    assert ahead.chosen(sections.STEPS, plain, 1) == []
 
 
 def test_an_analysis_ahead_runs_once_in_a_child_and_its_notes_and_warnings_reach_the_report(tmp_path,
@@ -301,7 +325,8 @@ def test_ctrl_c_while_analyses_are_computed_ahead_ends_them_and_writes_nothing(t
     outputs.forget_completed()
     assert main(["--lang", "en", "report", str(study), "-o", str(out)]) == 130
     assert capsys.readouterr().err == "Interrupted: nothing was written\n"
-    assert len(forks) == 3 and forks.alive() == []  # the data loaded, the disparity and the decomposition
+    assert len(forks) == 2 and forks.alive() == []  # the data loaded and the decomposition (2 cores: the
+    # disparity, a short analysis, is computed in the report's process: ahead.chosen)
     assert not out.exists() and list(own_tmp.iterdir()) == []
 
 
@@ -345,7 +370,7 @@ def test_the_modules_the_report_and_the_analyses_ahead_share_are_imported_before
         assert children is not None
         started = ahead.start(sections.STEPS, StudyResults(study, load_study_panel(study, Report(study=study, lang="en", title="t")),
                                                            "infant"))
-        assert set(started) == {"smoothing", "disparity", "trends", "funnel", "models", "gap_where", "spatial"}
+        assert set(started) == {"gap_where", "spatial"}  # 2 cores: the long analyses only (ahead.chosen)
         for pending in started.values():
             pending.reap()
     first_fork = events.index(("fork", None))

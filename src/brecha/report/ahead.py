@@ -1,14 +1,24 @@
 """Analyses computed ahead of their turn, in forked children, while the report runs its other steps (issue 19).
 
-Three of the report's analyses need only the Panel and the study, and take most of its analysis time: the
-decompositions of "Where is the gap?" (bootstrapped, about 1.3 s of CPU on the default Chilean report), the
-spatial analysis (Moran's I, LISA, BYM2: about 1.5 s; 3.5-4 s before it stopped importing esda and libpysal) and the gap
-against the reference (0.2 s for Chile, 1.3 s for Brazil's 5,570 municipalities). A step of
+Two of the report's analyses need only the Panel and the study, and take most of its analysis time: the
+decompositions of "Where is the gap?" (bootstrapped, about 0.75 s of CPU on the default Chilean report) and
+the spatial analysis (Moran's I, LISA, BYM2: about 0.85 s; 3.5-4 s before it stopped importing esda and
+libpysal). Five shorter ones need only the Panel too (below). A step of
 :data:`brecha.report.sections.STEPS` that names the results it sets (``Step.ahead``) is started in a child
 (:meth:`brecha.report.forked.Children.start`) as soon as the Panel is loaded; when its turn comes, the
 report takes the results from the child (:func:`collect`) instead of computing them, and builds its section
 as in a serial run. Nothing else changes: the child runs the same function on the same objects (it is a
 fork of the report's process), so the tables are the same bytes (``tests/report/test_ahead.py``).
+
+Which start ahead (:func:`chosen`): the long analyses (``Step.long``: the decompositions and the spatial step)
+always; the short ones (the smoothing, the gap against the reference, the trends, the funnel plot, the panel
+models: 0.01-0.1 s of CPU each on the default Chilean report, 0.03-0.3 s on the Brazilian) only when a core is
+left beyond the report's own and one per long analysis (3 or more cores when both long ones run; 2 when
+neither does). On two cores the long analyses keep the second core busy already, and a short analysis's
+child only adds its cost: the fork, and the pages it copies (3,000-6,000 page faults, about 30-40 % of its
+CPU). Measured on the default Chilean report, 16 interleaved runs on 2 cores: 23,000 fewer page faults,
+0.12 s less system time, the wall time's median 0.21 s lower (12 of 16 pairs faster; docs/performance.md,
+part P).
 
 When children do not pay (:func:`brecha.report.forked.pays`: ``BRECHA_JOBS=1``, or no core idle), nothing
 starts ahead and every step computes in its turn.
@@ -49,13 +59,23 @@ def start(steps, results) -> dict:
     children = forked.current()
     if children is None:
         return {}
-    ahead = [step for step in steps
-             if step.ahead and step.compute is not None and step.when is None and step.wanted(results.study)]
+    ahead = chosen(steps, results.study, children.jobs)
     if ahead:
         import_shared()
     # the last first: the registry lists the long analyses last (the decompositions' bootstraps, the spatial
     # step), and the report needs them last; started first, they get the head start of the others' forks
     return {step.key: children.start(_compute, step, results) for step in reversed(ahead)}
+
+
+def chosen(steps, study, jobs: int) -> list:
+    """The steps of ``steps`` computed ahead with ``jobs`` cores: those that can be (they name their results
+    in ``ahead``, the study wants them, they depend on no earlier step: no ``when``), the long ones always,
+    the others only when a core is left beyond the report's own and one per long analysis (module
+    docstring), in the registry's order."""
+    can = [step for step in steps
+           if step.ahead and step.compute is not None and step.when is None and step.wanted(study)]
+    spare = jobs - 1 - sum(step.long for step in can)
+    return [step for step in can if step.long or spare > 0]
 
 
 def import_shared() -> None:

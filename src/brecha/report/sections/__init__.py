@@ -15,8 +15,8 @@ The contract every section module keeps:
 
 :data:`STEPS` is the registry: each step runs an analysis (``compute``, from :mod:`brecha.report.analyses`),
 then its section's ``build``, when the study asks for it, in this order. A step whose analysis needs only
-the Panel names the results it sets (``ahead``): it is then computed in a forked child from the start, when
-a core is idle (:mod:`brecha.report.ahead`). A new section is a new module
+the Panel names the results it sets (``ahead``): it can then be computed in a forked child from the start, when
+a core is idle (:mod:`brecha.report.ahead`; ``long``: one of the long analyses, which always get a child). A new section is a new module
 here plus one line in :data:`STEPS` (its key in :data:`ORDER`, its title ``s_<key>`` in the labels).
 """
 from __future__ import annotations
@@ -44,6 +44,7 @@ class Step:
     phase: str = "analysis"  # "analysis"; "figures" (after every analysis); "finish" (after those, unguarded)
     when: Callable | None = None  # runs only when when(results) is true (an earlier step's result is there)
     ahead: tuple = ()  # the results its compute sets, when it needs only the Panel: computed ahead (ahead.py)
+    long: bool = False  # ahead, a long analysis: always given a child of its own (ahead.py)
 
     def wanted(self, study) -> bool:
         return not self.wants or any(study.wants(name) for name in self.wants)
@@ -63,8 +64,9 @@ STEPS = [
     Step("covariate", "covariate", covariate.build, A.covariate_inequality, wants=("covariate_inequality",)),
     Step("funnel", "funnel", funnel.build, A.funnel, wants=("funnel",), ahead=("funnel_table",)),
     Step("models", "models", models.build, A.models, wants=("models",), ahead=("models", "models_covariates")),
-    Step("gap_where", "gap_where", gap_where.build, AG.gap_where, wants=("decompose",), ahead=("gap_where",)),
-    Step("spatial", "spatial", spatial.build, AS.spatial, wants=("spatial",), ahead=("spatial",)),
+    Step("gap_where", "gap_where", gap_where.build, AG.gap_where, wants=("decompose",), ahead=("gap_where",),
+         long=True),
+    Step("spatial", "spatial", spatial.build, AS.spatial, wants=("spatial",), ahead=("spatial",), long=True),
     Step("headline", "rates", headline.build, phase="figures"),
     Step("headline", "rates", headline.gap, A.gap, phase="figures", when=lambda res: res.national is not None),
     Step("gap_test", "trends", gap_test.build, AJ.gap_test, phase="figures", when=lambda res: res.gap is not None),
