@@ -206,3 +206,25 @@ def test_ctrl_c_while_the_data_load_in_a_child_ends_it_and_writes_nothing(tmp_pa
     assert capsys.readouterr().err == "Interrupted: nothing was written\n"
     assert len(forks) == 1 and forks.alive() == []  # the child loading the data, ended
     assert not out.exists() and list(own_tmp.iterdir()) == []
+
+
+def test_the_files_are_prepared_while_a_child_loads_the_data_once(tmp_path, monkeypatch):
+    """The page's and the dashboard's templates are compiled while the child loads (the report's process
+    would otherwise wait for it), before the Panel comes back, and only once; without children, or without
+    files to write, not then (build._prepare_files at the report's first wait, or the templates compiled
+    when the files are written)."""
+    from brecha.report import build
+
+    events = []
+    real_value_of = forked.value_of
+    monkeypatch.setattr(build, "_prepare_files", lambda report: events.append("prepare"))
+    monkeypatch.setattr(forked, "value_of", lambda *a, **k: (events.append("panel"), real_value_of(*a, **k))[1])
+    study = study_of(tmp_path)
+    for jobs, write, expected in (("2", True, ["prepare", "panel"]), ("2", False, ["panel"]), ("1", True, [])):
+        monkeypatch.setenv("BRECHA_JOBS", jobs)
+        events.clear()
+        build.build_report(study, tmp_path / f"r{jobs}{write}" if write else None, lang="en", write=write)
+        assert events[:len(expected)] == expected, (jobs, write, events)
+        assert events.count("prepare") <= 1
+        if jobs == "1":
+            assert "prepare" not in events  # no child: nothing to wait for, compiled when written

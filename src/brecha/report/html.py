@@ -54,7 +54,7 @@ TEMPLATES = ("report.html.j2", "headline.html.j2", "block.html.j2", "table.html.
 
 def prepare() -> None:
     """The page's templates compiled and its stylesheet read now, ahead of :func:`render_html` (the report
-    does it while it waits for an analysis computed in a child, so that writing its files does not; issue
+    does it while a child loads the data or computes an analysis, so that writing its files does not; issue
     19). Compiling is what :func:`_render` would do on first use: the page is the same."""
     env = _environment()
     for name in TEMPLATES:
