@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -78,7 +79,10 @@ def test_the_sheet_made_in_blocks_is_the_sheet_made_whole(monkeypatch, rows, row
     monkeypatch.setattr(excel, "ROW_CELLS", row_cells)
     df = mixed_table(rows)
     for kwargs in ({}, {"freeze": False, "extra_rows": ["Title", "Caveats: a & b", ""]}, {"header": False}):
-        assert "".join(_sheet_parts(df, made={}, **kwargs)) == whole_sheet(df, made={}, **kwargs)
+        most, pieces = _sheet_parts(df, made={}, **kwargs)
+        text = "".join(pieces)
+        assert text == whole_sheet(df, made={}, **kwargs)
+        assert len(text) <= most <= len(text) + 8 * len(df)  # the row numbers' digits counted at their most
 
 
 def test_a_repeated_column_name_and_the_shared_text_cells(monkeypatch):
@@ -86,7 +90,7 @@ def test_a_repeated_column_name_and_the_shared_text_cells(monkeypatch):
     df = mixed_table(450)[["unit", "name", "maybe"]]
     df.columns = ["unit", "unit", "maybe"]
     made_blocks, made_whole = {}, {}
-    assert "".join(_sheet_parts(df, made=made_blocks)) == whole_sheet(df, made=made_whole)
+    assert "".join(_sheet_parts(df, made=made_blocks)[1]) == whole_sheet(df, made=made_whole)
     assert made_blocks == made_whole  # the workbook's shared text cells: the same ones made
 
 
@@ -94,7 +98,7 @@ def test_the_pieces_stay_small_whatever_the_table():
     """The text does not grow with the table: no piece holds more than ROW_CELLS cells' rows (made whole, the
     rows, their joined text and its bytes were three copies of the sheet)."""
     df = mixed_table(30_000)
-    pieces = list(_sheet_parts(df, made={}))
+    pieces = list(_sheet_parts(df, made={})[1])
     step = excel.ROW_CELLS // df.shape[1]
     assert len(pieces) == -(-len(df) // step) + 1  # the blocks, then the end
     biggest = max(len(p) for p in pieces)
@@ -119,3 +123,39 @@ def test_the_workbook_written_from_the_pieces_reads_back(tmp_path, monkeypatch):
     rows = ET.fromstring(texts["xl/worksheets/sheet2.xml"]).findall(".//m:row", ns)
     assert len(rows) == 2501 and [r.get("r") for r in rows[:2]] == ["1", "2"] and rows[-1].get("r") == "2501"
     assert all(len(r) == big.shape[1] for r in rows)  # every cell written, empty ones as <c/>
+
+
+def test_the_zip64_extension_only_when_a_sheet_could_need_it(tmp_path, monkeypatch):
+    """Excel reads a workbook whose members carry the zip64 extension without needing it as damaged (Apache
+    POI bug 57342): a member's header is written before its size is known, so the extension is asked for only
+    when the text could pass zipfile's limit (4 bytes a character at most)."""
+    sheets = {"contents": mixed_table(3), "big": mixed_table(2500)}
+    path = write_xlsx(sheets, tmp_path / "plain.xlsx")
+    with zipfile.ZipFile(path) as z:
+        assert {(i.extract_version, i.extra) for i in z.infolist()} == {(20, b"")}
+    assert b"PK\x06\x06" not in path.read_bytes()  # no zip64 end of the directory either
+    monkeypatch.setattr(zipfile, "ZIP64_LIMIT", 4 * 500_000)  # the big sheet could now pass it
+    path = write_xlsx(sheets, tmp_path / "wide.xlsx")
+    with zipfile.ZipFile(path) as z:
+        big = z.getinfo("xl/worksheets/sheet2.xml")
+        assert big.extract_version == 45 and z.getinfo("xl/worksheets/sheet1.xml").extract_version == 20
+        assert z.read("xl/worksheets/sheet2.xml").decode("utf-8") == whole_sheet(sheets["big"], made={})
+
+
+def test_the_same_tables_give_the_same_workbook_bytes(tmp_path):
+    """Every member is dated 1980-01-01 (zipfile's date for a member opened by name), so writing the same
+    tables again gives the same file, and its members are those of a workbook written in one go."""
+    sheets = {"contents": mixed_table(3), "big": mixed_table(1500), "small": mixed_table(70)}
+    first = write_xlsx(sheets, tmp_path / "a.xlsx", first_sheet_rows=["Title"]).read_bytes()
+    second = write_xlsx(sheets, tmp_path / "b.xlsx", first_sheet_rows=["Title"]).read_bytes()
+    assert first == second
+    with zipfile.ZipFile(tmp_path / "a.xlsx") as z:
+        assert {i.date_time for i in z.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+        assert z.testzip() is None
+    ahead = excel.write_sheets([sheets["big"]], tmp_path / "ahead.zip")  # the first tables' child
+    assert ahead == 1
+    finished = write_xlsx(sheets, tmp_path / "c.xlsx", first_sheet_rows=["Title"],
+                          written=(Path(tmp_path / "ahead.zip"), 1))
+    with zipfile.ZipFile(finished) as z, zipfile.ZipFile(tmp_path / "a.xlsx") as whole:
+        assert sorted(z.namelist()) == sorted(whole.namelist())
+        assert all(z.read(n) == whole.read(n) for n in whole.namelist())

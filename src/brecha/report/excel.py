@@ -161,14 +161,15 @@ ROW_CELLS = 50_000  # cells joined into rows at a time (about 2 MB of text): the
 
 def _sheet_xml(df: pd.DataFrame, freeze: bool = True, header: bool = True, extra_rows=(), made=None) -> str:
     """The sheet's whole XML (:func:`_sheet_parts` joined)."""
-    return "".join(_sheet_parts(df, freeze=freeze, header=header, extra_rows=extra_rows, made=made))
+    return "".join(_sheet_parts(df, freeze=freeze, header=header, extra_rows=extra_rows, made=made)[1])
 
 
 def _sheet_parts(df: pd.DataFrame, freeze: bool = True, header: bool = True, extra_rows=(), made=None):
-    """The sheet's XML in pieces: its head and first rows, then its rows :data:`ROW_CELLS` cells at a time,
-    then its end. Each column's cells are made once, for the whole column (what a cell looks like may depend
-    on the column: a nullable boolean column with a missing value is written as text); only the rows are
-    joined a block at a time.
+    """The sheet's XML in pieces: ``(most, pieces)``, ``most`` at least the text's length in characters (for
+    the zip's header, :func:`_write_part`) and ``pieces`` its head and first rows, then its rows
+    :data:`ROW_CELLS` cells at a time, then its end. Each column's cells are made once, for the whole column
+    (what a cell looks like may depend on the column: a nullable boolean column with a missing value is
+    written as text); only the rows are joined a block at a time.
 
     Why in pieces (issue 19): made whole, a sheet's rows, their joined text and its UTF-8 bytes were three
     copies of the text (the default Chilean report's yearly gaps, 22,080 rows x 21 columns: 20 MB each, in
@@ -190,24 +191,34 @@ def _sheet_parts(df: pd.DataFrame, freeze: bool = True, header: bool = True, ext
         '<sheetViews><sheetView workbookViewId="0"/></sheetViews>'
     colxml = "".join(f'<col min="{i + 1}" max="{i + 1}" width="{w}" customWidth="1"/>' for i, w in enumerate(widths))
     colxml = f"<cols>{colxml}</cols>" if colxml else ""
-    rows = ['<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    head = ['<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
             '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
             f"{pane}{colxml}<sheetData>"]
     r = 1
     for extra in extra_rows:
-        rows.append(f'<row r="{r}">{_text_cell(str(extra), 1)}</row>')
+        head.append(f'<row r="{r}">{_text_cell(str(extra), 1)}</row>')
         r += 1
     if header:
-        rows.append(f'<row r="{r}">' + "".join(_text_cell(str(c), 1) for c in df.columns) + "</row>")
+        head.append(f'<row r="{r}">' + "".join(_text_cell(str(c), 1) for c in df.columns) + "</row>")
         r += 1
-    step = max(1, ROW_CELLS // max(1, df.shape[1]))
-    for start in range(0, len(df), step):
+    end = "</sheetData></worksheet>"
+    row_tags = (len('<row r="">') + len("</row>") + len(str(r + len(df)))) * len(df)
+    most = sum(map(len, head)) + sum(sum(map(len, col)) for col in cols) + row_tags + len(end)
+    return most, _rows_in_blocks(head, cols, len(df), r, end)
+
+
+def _rows_in_blocks(head: list, cols: list, count: int, r: int, end: str):
+    """The pieces of :func:`_sheet_parts`: ``head`` with the first block of rows (numbered from ``r``), each
+    further block, then ``end``."""
+    rows = head
+    step = max(1, ROW_CELLS // max(1, len(cols)))
+    for start in range(0, count, step):
         for cells in zip(*(col[start:start + step] for col in cols)):
             rows.append(f'<row r="{r}">' + "".join(cells) + "</row>")
             r += 1
         yield "".join(rows)
         rows = []
-    yield "".join(rows) + "</sheetData></worksheet>"
+    yield "".join(rows) + end
 
 
 _STYLES = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
@@ -263,10 +274,16 @@ def _open_zip(path, mode: str = "w") -> zipfile.ZipFile:
     return zipfile.ZipFile(path, mode, compression=zipfile.ZIP_DEFLATED, compresslevel=1)
 
 
-def _write_part(z: zipfile.ZipFile, name: str, pieces) -> None:
+def _write_part(z: zipfile.ZipFile, name: str, most: int, pieces) -> None:
     """The text ``pieces`` one after another as the zip's member ``name`` (UTF-8), each piece compressed as
-    it comes (zip64 from the start: a sheet's size is not known before it is written)."""
-    with z.open(name, "w", force_zip64=True) as out:
+    it comes; ``most``: at least the text's length in characters.
+
+    The member's header is written before its size is known, so the zip's 64-bit extension is asked for only
+    when the text could exceed zipfile's limit for a plain header (2 GiB: at most 4 bytes a character);
+    Excel reads a workbook with that extension where it is not needed as damaged (Apache POI bug 57342).
+    Every member is dated 1980-01-01, zipfile's default for a member opened by name: the workbook of the
+    same tables is the same bytes from run to run (``writestr`` dated each member with the time of writing)."""
+    with z.open(name, "w", force_zip64=4 * most > zipfile.ZIP64_LIMIT) as out:
         for piece in pieces:
             out.write(piece.encode("utf-8"))
 
@@ -275,7 +292,7 @@ def _add_sheets(z: zipfile.ZipFile, frames, first_number: int, made: dict) -> No
     """``frames`` as the sheets numbered from ``first_number`` (not the first sheet: frozen header, no rows
     above it)."""
     for number, df in enumerate(frames, start=first_number):
-        _write_part(z, f"xl/worksheets/sheet{number}.xml", _sheet_parts(df, made=made))
+        _write_part(z, f"xl/worksheets/sheet{number}.xml", *_sheet_parts(df, made=made))
 
 
 def write_sheets(frames, path) -> int:
@@ -306,9 +323,9 @@ def write_xlsx(sheets: dict[str, pd.DataFrame], path: Path, *, first_sheet_rows=
         _add_sheets(z, frames[1 + done:], 2 + done, made)
         if frames:
             _write_part(z, "xl/worksheets/sheet1.xml",
-                        _sheet_parts(frames[0], freeze=not first_sheet_rows, extra_rows=first_sheet_rows, made=made))
+                        *_sheet_parts(frames[0], freeze=not first_sheet_rows, extra_rows=first_sheet_rows, made=made))
         for name, text in _package_parts(names):
-            z.writestr(name, text)
+            _write_part(z, name, len(text), [text])
     return path
 
 
