@@ -159,11 +159,6 @@ def _col_letter(i: int) -> str:
 ROW_CELLS = 50_000  # cells joined into rows at a time (about 2 MB of text): the text does not grow with the table
 
 
-def _sheet_xml(df: pd.DataFrame, freeze: bool = True, header: bool = True, extra_rows=(), made=None) -> str:
-    """The sheet's whole XML (:func:`_sheet_parts` joined)."""
-    return "".join(_sheet_parts(df, freeze=freeze, header=header, extra_rows=extra_rows, made=made)[1])
-
-
 def _sheet_parts(df: pd.DataFrame, freeze: bool = True, header: bool = True, extra_rows=(), made=None):
     """The sheet's XML in pieces: ``(most, pieces)``, ``most`` at least the text's length in characters (for
     the zip's header, :func:`_write_part`) and ``pieces`` its head and first rows, then its rows
