@@ -60,8 +60,9 @@ def _text_cell(value: str, style: int = 0) -> str:
 SHORT = 64  # a column this short has its cells made row by row: finding its distinct values first costs more
 
 
-def _column_cells(series: pd.Series, made: dict | None = None) -> list[str]:
-    """The XML of every cell of one column ('' for an empty cell). ``made``: the text cells made so far in
+def _column_cells(series: pd.Series, made: dict | None = None, empty: str = "") -> list[str]:
+    """The XML of every cell of one column (``empty`` for an empty cell: '' unless asked, the sheet writes
+    ``<c/>``; a long column puts it among its distinct cells, not on each row). ``made``: the text cells made so far in
     this workbook (text -> XML), shared by its sheets: every table of a report repeats the units' codes and
     names (Brazil: 5,570 of each in six tables, 73,000 text cells escaped where 18,000 are distinct).
 
@@ -72,7 +73,7 @@ def _column_cells(series: pd.Series, made: dict | None = None) -> list[str]:
     made = {} if made is None else made
     dtype = series.dtype
     if isinstance(dtype, np.dtype) and dtype.kind == "b":
-        return [f'<c t="b"><v>{int(v)}</v></c>' for v in series.to_numpy().tolist()]
+        return [f'<c t="b"><v>{int(v)}</v></c>' for v in series.to_numpy().tolist()]  # never empty
     if isinstance(dtype, np.dtype) and dtype.kind in "iuf":
         values = series.to_numpy().astype(np.float64)
     elif pd.api.types.is_bool_dtype(series) and not series.isna().any():
@@ -84,34 +85,35 @@ def _column_cells(series: pd.Series, made: dict | None = None) -> list[str]:
         values = None
     if values is not None:
         if len(values) <= SHORT:
-            return _number_cells(values)
+            return [c or empty for c in _number_cells(values)]
         # each distinct number's cell made once (a rate of 0, a count, the confidence level repeat; distinct
         # by their bits, so -0.0 is made as before), then taken for every row (issue 19)
         codes, bits = pd.factorize(values.view(np.int64))
-        cells = _number_cells(bits.view(np.float64))
+        cells = [c or empty for c in _number_cells(bits.view(np.float64))]
         return [cells[c] for c in codes.tolist()]
     if pd.api.types.is_string_dtype(series) and series.dtype != object:  # text: each distinct value once
         if len(series) <= SHORT:
             texts = series.to_numpy(dtype=object)
-            return ["" if m else made.get(v) or made.setdefault(v, _text_cell(v))
+            return [empty if m else made.get(v) or made.setdefault(v, _text_cell(v))
                     for v, m in zip(map(str, texts.tolist()), pd.isna(texts).tolist())]
         codes, uniques = pd.factorize(series)  # a missing value is code -1: an empty cell
         cells = [made.get(v) or made.setdefault(v, _text_cell(v))
-                 for v in map(str, np.asarray(uniques, dtype=object).tolist())] + [""]
+                 for v in map(str, np.asarray(uniques, dtype=object).tolist())] + [empty]
         return [cells[c] for c in codes.tolist()]
     if isinstance(series.dtype, pd.CategoricalDtype):  # each category's cell once, then taken for every row
-        cells = _object_cells(series.cat.categories.to_numpy(dtype=object), made) + [""]
+        cells = [c or empty for c in _object_cells(series.cat.categories.to_numpy(dtype=object), made)] + [empty]
         return [cells[c] for c in series.cat.codes.tolist()]
-    return _object_cells(series.astype(object).to_numpy(), made)
+    cells = _object_cells(series.astype(object).to_numpy(), made)
+    return [c or empty for c in cells] if empty else cells
 
 
-def _cells_and_first(series: pd.Series, made: dict | None) -> tuple[list[str], list]:
+def _cells_and_first(series: pd.Series, made: dict | None, empty: str = "") -> tuple[list[str], list]:
     """:func:`_column_cells` of ``series`` and its first 50 values as Python objects (what the column's width
     is measured on; a numpy column's taken from its array, without a ``head`` Series)."""
     dtype = series.dtype
     first = series.to_numpy()[:50].tolist() if isinstance(dtype, np.dtype) and dtype.kind in "biuf" \
         else series.iloc[:50].tolist()
-    return _column_cells(series, made), first
+    return _column_cells(series, made, empty), first
 
 
 def _number_cells(values: np.ndarray) -> list[str]:
@@ -177,8 +179,8 @@ def _sheet_parts(df: pd.DataFrame, freeze: bool = True, header: bool = True, ext
         df.attrs = {}
     cols, widths = [], []
     for name, series in df.items():  # each column taken once (0.02-0.04 ms each in pandas 3)
-        cells, first = _cells_and_first(series, made)
-        cols.append([c or "<c/>" for c in cells])
+        cells, first = _cells_and_first(series, made, empty="<c/>")
+        cols.append(cells)
         sample = max((len(str(v)) for v in first), default=0)
         widths.append(min(max(len(str(name)), sample) + 2, 60))
     pane = ('<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" '
