@@ -291,3 +291,44 @@ def test_only_the_files_asked_for_are_written_ahead(small_study_path, tmp_path, 
         assert given()[1:] == [] and len(moved) >= 3
     else:  # the sheets came from the child; no CSV file was moved in
         assert int(given()[-1]) >= 3 and moved == []
+
+
+@pytest.mark.parametrize("ended", [True, False])
+def test_the_workbooks_child_starts_before_the_csv_files_once_the_first_tables_child_has_ended(
+        small_study_path, tmp_path, monkeypatch, early, given, files_of, ended):
+    """When the first tables' child has ended by the time the files are written, the workbook's child is
+    started before the report writes the other CSV files, beside them instead of after them (Brazil's report:
+    it was the last thing to finish, 0.3 s later); while that child is still at work, the CSV files come first
+    and the workbook's child after it. The files are the serial run's either way."""
+    from brecha import csv_text
+
+    parent = os.getpid()
+    events = []
+    real_ended, real_submit, real_csv = files_ahead.FilesAhead.ended, forked.Children.submit, csv_text.write_csv
+
+    def ended_now(self):
+        if self.pending is not None:
+            self.pending.reap()  # the child has ended (deterministic here, usual on Brazil's report)
+        return real_ended(self) if ended else False
+
+    def submit(self, work, *args):
+        events.append(getattr(work, "__name__", str(work)))
+        return real_submit(self, work, *args)
+
+    def write_csv(df, path):
+        if os.getpid() == parent:
+            events.append("csv")
+        return real_csv(df, path)
+
+    monkeypatch.setattr(files_ahead.FilesAhead, "ended", ended_now)
+    monkeypatch.setattr(forked.Children, "submit", submit)
+    monkeypatch.setattr(csv_text, "write_csv", write_csv)
+    assert run(small_study_path, tmp_path / "serial", "1", monkeypatch) == 0
+    events.clear()
+    assert run(small_study_path, tmp_path / "ahead", "2", monkeypatch) == 0
+    assert int(given()[-1]) >= 3  # the sheets written ahead were used either way
+    first_csv = events.index("csv")
+    book = events.index("write")  # excel.write_workbook as the fixture ``given`` wraps it
+    assert (book < first_csv) == ended
+    assert events[0] == "_write_dashboard" and events.count("csv") >= 3
+    assert files_of(tmp_path / "serial") == files_of(tmp_path / "ahead")

@@ -191,13 +191,24 @@ def write_report(report: Report, out: Path, ahead_files=None) -> dict:
             (stage / "figures").mkdir()
         # the dashboard and the workbook (the largest files to make), each in a child when a core is idle,
         # while the CSVs, figures and page are written here; the same bytes as the serial order below. The
-        # first tables' CSV files and sheets may have been written ahead (files_ahead.py): after the other
-        # CSV files, the report waits for that child (it has usually ended), moves its CSV files in and
-        # starts the workbook's child from its sheets.
+        # first tables' CSV files and sheets may have been written ahead (files_ahead.py): the workbook's child
+        # starts from its sheets, before the other CSV files when that child has ended, else after them (the
+        # report then waits for it there); its CSV files are moved in after the others.
         dashboard, workbook = stage / FILENAME, stage / "brecha.xlsx"
         pending = []
         if children and dashboard_wanted:
             pending.append((dashboard, children.submit(_write_dashboard, report, dashboard)))
+
+        def start_workbook():
+            written = ahead_files.written() if ahead_files is not None else None
+            pending.append((workbook, children.submit(excel.write_workbook, report, workbook, written)))
+
+        # at once when the first tables' child has ended (or there is none): the workbook is then written
+        # beside the CSV files below instead of after them (Brazil's report: its child started 0.3 s later
+        # and was the last thing to finish; issue 19)
+        workbook_now = bool(children) and workbook_wanted and (ahead_files is None or ahead_files.ended())
+        if workbook_now:
+            start_workbook()
         ahead = [] if ahead_files is None else ahead_files.names
         for name, (df, _title) in report.tables.items():
             if csv_wanted and name not in ahead:
@@ -207,9 +218,8 @@ def write_report(report: Report, out: Path, ahead_files=None) -> dict:
                 path = stage / "tables" / f"{name}.csv"
                 if name in report.tables and not ahead_files.move_csv(name, path):  # not usable: written here
                     write_csv(report.tables[name][0], path)
-            if workbook_wanted:
-                written = ahead_files.written() if ahead_files is not None else None
-                pending.append((workbook, children.submit(excel.write_workbook, report, workbook, written)))
+            if workbook_wanted and not workbook_now:
+                start_workbook()
         if page:
             seen = set()
             for fig in report.figures:

@@ -120,6 +120,10 @@ class FilesAhead:
         return (count == len(self.names) and list(tables)[:len(self.names)] == self.names
                 and all(tables[name][0] is df for name, df in zip(self.names, self.frames)))
 
+    def ended(self) -> bool:
+        """Whether no child was started or it has ended (without waiting for it)."""
+        return self.pending is None or self.pending.done()
+
     def written(self) -> tuple[str, int] | None:
         """``(zip, number of sheets)`` for :func:`brecha.report.excel.write_xlsx`, or None (:meth:`usable`)."""
         return (os.path.join(self.folder, "sheets.zip"), len(self.names)) if self.sheets and self.usable() else None
