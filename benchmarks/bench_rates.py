@@ -82,6 +82,9 @@ def main() -> bool:
         for rr in ("exact", "midp"):
             t, _ = _time(lambda: disparity(source, "best", rr_method=rr), repeat=1)
             print(f"   disparity rr_method={rr}: {t * 1000:.0f} ms")
+        codes = sorted(ev["unit"].astype(str).unique().tolist())[:1000]
+        t, d = _time(lambda: disparity(source, "best", units=codes), repeat=1)
+        print(f"   disparity of 1,000 units asked for by code: {t * 1000:.0f} ms ({len(d):,} rows)")
         t, _ = _time(lambda: smooth(source), repeat=1)
         print(f"   smooth (EB, global prior per year): {t * 1000:.0f} ms")
         t, _ = _time(lambda: funnel(source, pool=False), repeat=1)

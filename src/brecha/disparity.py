@@ -403,13 +403,14 @@ class _Plan:
         groups = prepare_panel(panel, None, level) if level and isinstance(panel, Panel) else panel
         if units is not None:
             wanted = _normalise_codes(groups, [units] if isinstance(units, str) else [str(u) for u in units])
-            absent = [u for u in wanted if u not in set(ev["unit"])]
+            present = set(ev["unit"].unique().tolist())  # once, not per code asked for
+            absent = [u for u in wanted if u not in present]
             if absent:  # never analyse fewer units than asked without a word
                 raise InputError(MSG("no_units", codes=", ".join(absent[:10]) + (" ..." if len(absent) > 10 else "")),
                                  argument="units", hint=MSG("no_units_hint", examples=", ".join(
                                      map(str, pd.unique(ev["unit"])[:3]))))
             analysed = isin(ev["unit"], wanted)
-            unit_list = sorted(set(wanted) & set(ev["unit"]))
+            unit_list = sorted(set(wanted) & present)
         else:
             analysed = np.ones(len(ev), dtype=bool)
             unit_list = None

@@ -49,7 +49,8 @@ def add_excess_deaths(table: pd.DataFrame, per: float = 1000) -> pd.DataFrame:
     for column, values in new_values.items():
         old = table[column]
         if isinstance(old.dtype, pd.CategoricalDtype):
-            categories = list(old.cat.categories) + [v for v in pd.unique(values) if v not in set(old.cat.categories)]
+            known = set(old.cat.categories)
+            categories = list(old.cat.categories) + [v for v in pd.unique(values) if v not in known]
             out_table[column] = old.cat.set_categories(categories)
             out_rows[column] = pd.Categorical(values, categories=categories)
         else:

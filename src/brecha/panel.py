@@ -185,7 +185,7 @@ class Panel:
             codes = [units] if isinstance(units, str) else list(units)
             if self.registry is not None:
                 codes = self.registry.normalise_codes(pd.Series(codes, dtype=str)).tolist()
-            missing = sorted(set(codes) - set(d["unit"]))
+            missing = sorted(set(codes) - set(d["unit"].unique().tolist()))
             if missing:
                 raise InputError(MSG("unknown_subset_units", codes=", ".join(missing)), file=self.source)
             d = d[isin(d["unit"], codes)]
@@ -340,7 +340,7 @@ class Panel:
         ok = out["events"].notna() & out["births"].notna()
         pooled = out[ok].groupby("unit", sort=True).agg(events=("events", "sum"), births=("births", "sum"),
                                                          n_years=("year", "nunique"))
-        pooled = pooled.reindex(sorted(out["unit"].unique()))
+        pooled = pooled.reindex(sorted(out["unit"].unique().tolist()))
         pooled["n_years"] = pooled["n_years"].fillna(0).astype(int)
         if level is not None:
             pooled["units_missing"] = out.groupby("unit", sort=True)["units_missing"].sum()

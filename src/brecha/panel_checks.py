@@ -333,7 +333,7 @@ def _data_warnings(panel, d: pd.DataFrame) -> None:
 
 
 def _unit_table(panel, d: pd.DataFrame, attr_table: pd.DataFrame | None) -> pd.DataFrame:
-    codes = pd.DataFrame({"unit": sorted(d["unit"].unique())})
+    codes = pd.DataFrame({"unit": sorted(d["unit"].unique().tolist())})
     if panel.units is not None:
         given = panel.units.copy()
         given["unit"] = given["unit"].astype(str)

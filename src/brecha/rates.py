@@ -112,7 +112,7 @@ def events_table(panel, outcome: str = "infant", years=None, pool: bool = False,
         ok = d["events"].notna() & d["births"].notna()
         g = d[ok].groupby("unit", sort=True)
         pooled = g.agg(events=("events", "sum"), births=("births", "sum"), n_years=(key, "nunique"))
-        pooled = pooled.reindex(sorted(d["unit"].unique()))
+        pooled = pooled.reindex(sorted(d["unit"].unique().tolist()))
         pooled["n_years"] = pooled["n_years"].fillna(0).astype(int)
         d = pooled.reset_index()
         d.insert(1, "period", label)

@@ -69,7 +69,8 @@ def run(args) -> int:
         if regions(args):
             # --region analyses that region's units; an explicit reference may lie outside it
             in_region = panel.subset(region=regions(args)).unit_codes
-            units = [u for u in units if u in set(in_region)] if units else in_region
+            region_units = set(in_region)
+            units = [u for u in units if u in region_units] if units else in_region
     options = dict(outcome=args.outcome, years=args.years, pool=args.pool, conf_level=args.conf_level,
                    rr_method=args.rr_method, par_method=args.par_method, units=units, level=args.level)
     parts = DisparityParts(panel, args.reference, **options)  # the reference, the sums, every input error

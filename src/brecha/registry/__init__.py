@@ -68,7 +68,7 @@ class Registry:
         self.code_history = code_history
         self.splits = splits
         self._polygons_file = polygons_file
-        self._known = set(units["unit"])
+        self._known = set(units["unit"].tolist())
 
     def __repr__(self) -> str:
         return f"Registry({self.country}: {len(self.units)} units)"

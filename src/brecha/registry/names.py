@@ -178,9 +178,9 @@ class NameIndex:
         self.country = country
         self.units = units
         self.official: dict[str, list[str]] = {}
-        for unit, name in zip(units["unit"], units["name"]):
+        for unit, name in zip(units["unit"].tolist(), units["name"].tolist()):
             self.official.setdefault(name_key(name), []).append(unit)
-        known = set(units["unit"])
+        known = set(units["unit"].tolist())
         self.variants: dict[str, list[str]] = {}
         variants = {"CL": VARIANTS_CHILE, "BR": VARIANTS_BRAZIL, "AR": VARIANTS_ARGENTINA}.get(country, {})
         for name, unit in variants.items():

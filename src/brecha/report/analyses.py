@@ -137,7 +137,7 @@ def with_region(table: pd.DataFrame, panel) -> pd.DataFrame:
     u = panel.units
     if u is None or "region_name" not in u or "region" in table:
         return table
-    reg = {k: short_region(v) for k, v in zip(u["unit"].astype(str), u["region_name"].astype(str))}
+    reg = {k: short_region(v) for k, v in zip(u["unit"].astype(str).tolist(), u["region_name"].astype(str).tolist())}
     out = table.copy()
     pos = list(out.columns).index("name") + 1 if "name" in out else 1
     out.insert(pos, "region", out["unit"].map(reg))
@@ -371,7 +371,8 @@ def covariate_inequality(res: StudyResults) -> None:
     a = res.inequality_year
     if comove is None or a is None:
         return
-    common = [m for m in ("gini", "ti", "cov") if m in set(a["measure"]) and m in set(table["measure"])
+    present = set(a["measure"].tolist()) & set(table["measure"].tolist())
+    common = [m for m in ("gini", "ti", "cov") if m in present
               and table.loc[table["measure"] == m, "estimate"].notna().sum() >= 3]
     parts = []
     for m in common:

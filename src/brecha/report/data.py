@@ -180,7 +180,7 @@ def _region_map(panel) -> dict:
     u = panel.units
     if u is None or "region_name" not in u:
         return {}
-    return dict(zip(u["unit"].astype(str), u["region_name"].astype(str)))
+    return dict(zip(u["unit"].astype(str).tolist(), u["region_name"].astype(str).tolist()))
 
 
 def _provenance_text(study) -> str:

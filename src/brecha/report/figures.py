@@ -348,7 +348,7 @@ def sequential_colours(values: pd.Series, edges: np.ndarray) -> dict[str, str]:
     ramp = _ramp(len(edges) - 1)
     v = values.dropna().astype(float)
     idx = np.clip(np.searchsorted(edges, v.to_numpy(), side="right") - 1, 0, len(edges) - 2)
-    return {str(u): ramp[i] for u, i in zip(v.index, idx)}
+    return {str(u): ramp[i] for u, i in zip(v.index.tolist(), idx.tolist())}
 
 
 def _ramp(n: int) -> list[str]:

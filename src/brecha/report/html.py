@@ -99,8 +99,9 @@ def table_html(df: pd.DataFrame, lang: str, *, columns=None, max_rows: int = 400
     # finalize per cell were 0.2 s of the page's 0.5 s (issue 19); the same text (tests/report/test_html_table.py).
     # Column by column: each column's rule is chosen once (number_formatter) and each distinct text cell of a
     # column is labelled and escaped once (a method, a flag, a name repeat down a column)
-    columns = [_column_cells(list(shown.iloc[:, k]), str(c), numeric[c], lang, labels, covariates, country)
-               for k, c in enumerate(cols)]
+    # (a text column's values by tolist: pandas 3's Arrow-backed text gives them one by one, ~1 µs each)
+    columns = [_column_cells(list(shown.iloc[:, k]) if numeric[c] else shown.iloc[:, k].tolist(), str(c),
+                             numeric[c], lang, labels, covariates, country) for k, c in enumerate(cols)]
     rows = ["<tr>" + "".join(cells) + "</tr>" for cells in zip(*columns)] if columns else []
     more = ""
     if len(df) > max_rows:

@@ -153,6 +153,7 @@ def tile_positions(units: pd.DataFrame, wanted, layout: dict | None = None) -> p
     provinces not in the layout, in code order on extra rows below; inside a tile the units fill a
     ceil(sqrt(n)) grid in code order, below a strip for the province's label."""
     u = units[["unit", "province"]].astype(str)
+    wanted = wanted.tolist() if hasattr(wanted, "tolist") else wanted  # not item by item: ~1 us each (pandas 3)
     u = u[isin(u["unit"], {str(w) for w in wanted})].sort_values(["province", "unit"])
     layout = dict(layout or {})
     spare = [p for p in sorted(u["province"].unique()) if p not in layout]
@@ -167,7 +168,7 @@ def tile_positions(units: pd.DataFrame, wanted, layout: dict | None = None) -> p
         n = len(group)
         k = max(1, math.ceil(math.sqrt(n)))
         side = 0.76 / k       # the top fifth of each tile holds the province's label
-        for i, unit in enumerate(group["unit"]):
+        for i, unit in enumerate(group["unit"].tolist()):
             rows.append((unit, col + 0.12 + (i % k) * side, -row - 0.2 - (i // k + 1) * side, side))
     return pd.DataFrame(rows, columns=["unit", "x", "y", "size"])
 
@@ -195,9 +196,10 @@ class TileCanvas(ColouredMap):
         # each square's text up to its fill, made once for the maps drawn on this canvas (three for Brazil)
         self._rects = [(u, f'<rect x="{num(left + x * scale)}" y="{num(top - (y + s) * scale)}" '
                            f'width="{num(s * scale)}" height="{num(s * scale)}" fill="')
-                       for u, x, y, s in zip(pos["unit"], pos["x"], pos["y"], pos["size"])]
+                       for u, x, y, s in zip(pos["unit"].tolist(), pos["x"].tolist(), pos["y"].tolist(),
+                                             pos["size"].tolist())]
         u = units.astype({"unit": str, "province": str}).set_index("unit")
-        shown = set(u.loc[isin(u.index, self.units), "province"])  # once: not per province (2.4 s for Brazil)
+        shown = set(u.loc[isin(u.index, self.units), "province"].tolist())  # once: not per province (2.4 s for Brazil)
         self.tile_texts = [(left + (col + 0.5) * scale, top + (row + 0.03) * scale, label)
                            for province, (col, row) in (layout or {}).items()
                            if (label := (tile_labels or {}).get(province)) and province in shown]
@@ -220,10 +222,11 @@ def canvas_without_polygons(panel, births: pd.Series, *, size_title: str = "", s
         return None, None
     points = seats(units, panel.unit_codes)
     if len(points) >= max(1, len(panel.unit_codes) / 2):
-        names = dict(zip(units["unit"].astype(str), units["name"].astype(str))) if "name" in units else {}
+        names = dict(zip(units["unit"].astype(str).tolist(), units["name"].astype(str).tolist())) \
+            if "name" in units else {}
         return "symbols", SymbolCanvas(points, births, size_title=size_title, size_format=size_format, names=names)
     layout = BRAZIL_STATE_TILES if panel.country == "BR" else None
     labels = {}
     if "province_name" in units:
-        labels = dict(zip(units["province"].astype(str), units["province_name"].astype(str)))
+        labels = dict(zip(units["province"].astype(str).tolist(), units["province_name"].astype(str).tolist()))
     return "tiles", TileCanvas(units, panel.unit_codes, layout=layout, tile_labels=labels)

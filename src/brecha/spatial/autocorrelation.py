@@ -180,7 +180,8 @@ def spatial_autocorrelation(panel, outcome: str = "infant", years=None, pool: bo
             "unit": ids, "period": str(period), "lisa": lisa["Is"], "lisa_p": lisa["p_sim"], "lisa_q": q,
             "cluster": cluster, "gi_star": gi_star, "gi_z": gi_z, "gi_p": gi_p,
             "eb_rate": eb * 1000, "n_neighbours": [int(card[u]) for u in ids]}))
-        out_units = [u for u in part.index if u not in set(ids)]
+        held = set(ids)  # once: not once per unit (quadratic in the units)
+        out_units = [u for u in part.index if u not in held]
         # a unit with births that the weights do not hold at all has no neighbour either
         reasons = {u: sub.isolated.get(u, "island" if has_rate[u] else "no_births") for u in out_units}
         if reasons:

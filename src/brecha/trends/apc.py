@@ -142,7 +142,7 @@ def _event_table(panel, outcome, years, level, incomplete="sum", drop_creation_y
         else:
             ev = panel.events(outcome, years=years)
             if units is not None and "name" in units.columns:
-                names = dict(zip(units["unit"].astype(str), units["name"].astype(str)))
+                names = dict(zip(units["unit"].astype(str).tolist(), units["name"].astype(str).tolist()))
             if drop_creation_year:
                 ev, notes = _drop_creation_years(ev, getattr(panel, "registry", None), names)
     elif isinstance(panel, pd.DataFrame) and {"unit", "year", "events", "births"} <= set(panel.columns):
@@ -152,7 +152,7 @@ def _event_table(panel, outcome, years, level, incomplete="sum", drop_creation_y
         if years is not None:
             ev = ev[ev["year"].isin(list(years))]
         if "name" in ev.columns:
-            names = dict(zip(ev["unit"].astype(str), ev["name"].astype(str)))
+            names = dict(zip(ev["unit"].astype(str).tolist(), ev["name"].astype(str).tolist()))
     else:
         raise InputError(MSG("bad_input"))
     table = {
@@ -185,7 +185,7 @@ def _level_events(panel, outcome, years, level, incomplete):
         names = {code: COUNTRIES.get(code, code) for code in ev["unit"].astype(str).unique()}
     else:
         groups = panel.units_at(level)
-        names = dict(zip(groups["unit"].astype(str), groups["name"].astype(str)))
+        names = dict(zip(groups["unit"].astype(str).tolist(), groups["name"].astype(str).tolist()))
     notes = {}
     if incomplete == "sum":
         gaps = ev[ev["units_missing"] > 0]

@@ -91,7 +91,7 @@ def _series_table(panel, a, b, outcome, years, level, rank_by, incomplete, group
                                  argument="rank_by")
             wanted.append(("fifth", value.lower()))
         else:
-            if value not in set(table["unit"]):
+            if value not in set(table["unit"].unique().tolist()):
                 example = str(table["unit"].iloc[0]) if len(table) else "-"
                 raise InputError(MSG("bad_unit", value=value, level=f" ({level})" if level else ""),
                                  hint=MSG("bad_unit_hint", example=example), argument="compare")
@@ -103,7 +103,7 @@ def _series_table(panel, a, b, outcome, years, level, rank_by, incomplete, group
         counts = groups.value_counts()
         notes.append(MSG("fifths", cov=rank_by, first=used_years[0], last=used_years[-1], a=a, b=b,
                          na=int(counts.get(a.lower(), 0)), nb=int(counts.get(b.lower(), 0)),
-                         missing=int(len(set(table["unit"])) - len(groups))))
+                         missing=int(len(set(table["unit"].tolist())) - len(groups))))
     frames = []
     for (kind, value), label in zip(wanted, (a, b)):
         if kind == "unit":

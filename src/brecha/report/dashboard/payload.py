@@ -240,7 +240,7 @@ def determinants_data(report, tables: Tables, index: dict, covariates: list[str]
             line = fitted_line(part["x"], part["estimate"], part["births"])
             if line is not None:
                 fits["pooled"] = [number(line[0]), number(line[1]), line[2]]
-            out["values"][cov]["pooled"] = {"u": [index[u] for u in means.index], "x": numbers(means)}
+            out["values"][cov]["pooled"] = {"u": [index[u] for u in means.index.tolist()], "x": numbers(means)}
         out["fits"][cov] = fits
     coefs = tables.get("model_coefficients")
     if coefs is not None and len(coefs):

@@ -102,7 +102,7 @@ def seats(units_table) -> dict | None:
     if units_table is None or not {"lat", "lon"} <= set(units_table.columns):
         return None
     rows = [(str(u), float(la), float(lo)) for u, la, lo in
-            zip(units_table["unit"], units_table["lat"], units_table["lon"])
+            zip(units_table["unit"].tolist(), units_table["lat"], units_table["lon"])
             if la is not None and lo is not None and math.isfinite(float(la)) and math.isfinite(float(lo))]
     if not rows:
         return None
@@ -131,14 +131,16 @@ def tiles(units_table, country=None) -> dict | None:
         return None
     pos = tile_positions(units, units["unit"], BRAZIL_STATE_TILES if country == "BR" else None)
     paths = {}
-    for unit, x, y, side in pos.itertuples(index=False):
+    for unit, x, y, side in zip(pos["unit"].tolist(), pos["x"].tolist(), pos["y"].tolist(), pos["size"].tolist()):
         left, top, s = round(x * SCALE), round(-(y + side) * SCALE), max(1, round(side * SCALE))
         paths[str(unit)] = f"M{left} {top}h{s}v{s}h{-s}z"
-    names = dict(zip(units["province"], units.get("province_name", units["province"]).astype(str)))
-    corner = pos.assign(province=pos["unit"].map(dict(zip(units["unit"].astype(str), units["province"]))))
+    names = dict(zip(units["province"].tolist(),
+                     units.get("province_name", units["province"]).astype(str).tolist()))
+    corner = pos.assign(province=pos["unit"].map(dict(zip(units["unit"].astype(str).tolist(),
+                                                          units["province"].tolist()))))
     labels = [[round(math.floor(g["x"].min()) * SCALE + 0.12 * SCALE), round(math.floor(-g["y"].max()) * SCALE
                + 0.15 * SCALE), names.get(p, p)] for p, g in corner.groupby("province")]
     width = round((pos["x"] + pos["size"]).max() * SCALE) + SCALE // 10
     height = round(-pos["y"].min() * SCALE) + SCALE // 10
     return {"kind": "tiles", "paths": paths, "box": [0, 0, width, height], "tiles": labels,
-            "missing": [str(u) for u in units_table["unit"] if str(u) not in paths], "offshore": []}
+            "missing": [str(u) for u in units_table["unit"].tolist() if str(u) not in paths], "offshore": []}

@@ -21,7 +21,8 @@ def build(res, page) -> None:
     page.add_table("covariate_inequality_wide", wide_by_year(table, lang), L("t_covariate", covariate=label),
                    "covariate")
     table = res.covariate_year
-    show = [m for m in ("gini", "ti", "cov", "ratio_p90p10") if m in set(table["measure"])][:4]
+    present = set(table["measure"].tolist())
+    show = [m for m in ("gini", "ti", "cov", "ratio_p90p10") if m in present][:4]
     if show:
         page.add_figure(small_multiples("covariate_inequality", table[table["measure"].isin(show)],
                                         caption=L("t_covariate", covariate=label),

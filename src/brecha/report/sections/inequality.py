@@ -24,8 +24,9 @@ def build(res, page) -> None:
                      unit=page.unit)
     else:
         ref_note = ""
-    show = [m for m in UNIT_MEASURES if m in set(per_year["measure"])
-            and per_year.loc[per_year["measure"] == m, "estimate"].notna().any()]
+    present = set(per_year["measure"].tolist())
+    show = [m for m in UNIT_MEASURES
+            if m in present and per_year.loc[per_year["measure"] == m, "estimate"].notna().any()]
     method = "; ".join(f"{m}: {t}" for m, t in per_year.drop_duplicates("measure").set_index("measure")
                        .get("method", pd.Series(dtype=str)).items() if m in show)
     if show:
@@ -51,7 +52,8 @@ def build(res, page) -> None:
                                          text=L("ineq_rank_note", covariate=label, groups=opts["groups"],
                                                 fill=res.study.fill,
                                                 missing=_span_text(missing) if missing else L("none"))))
-    show = [m for m in ORDERED_MEASURES if m in set(ordered["measure"])]
+    present = set(ordered["measure"].tolist())
+    show = [m for m in ORDERED_MEASURES if m in present]
     if show:
         page.add_figure(small_multiples("inequality_ordered", ordered[ordered["measure"].isin(show)],
                                         caption=L("cap_inequality_ordered", covariate=label, groups=opts["groups"]),

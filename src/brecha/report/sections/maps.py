@@ -65,7 +65,8 @@ def build(res, page) -> None:
         page.add_figure(fig, "maps")
         page.report.headline["map"] = fig
     if res.trend_classes is not None and opts.get("trend", True):
-        colours = {u: F.TREND_COLOURS.get(c, F.MISSING) for u, c in res.trend_classes.items()}
+        trend = res.trend_classes
+        colours = {u: F.TREND_COLOURS.get(c, F.MISSING) for u, c in zip(trend.index.tolist(), trend.tolist())}
         legend = [(F.TREND_COLOURS[k], trend_word(k, lang)) for k in TREND_KEYS]
         trends = res.study.analyses.get("trends", {})
         fig = canvas.render("map_trend", colours, legend, title=f"{L('c_trend')} {res.period}", inset_title=inset_title,

@@ -17,7 +17,7 @@ def measure_labels(table: pd.DataFrame, lang: str) -> dict:
     out = {}
     for col in ("measure_label", "label", "measure_name"):
         if col in table:
-            out = dict(zip(table["measure"].astype(str), table[col].astype(str)))
+            out = dict(zip(table["measure"].astype(str).tolist(), table[col].astype(str).tolist()))
             break
     for key in SHORT_MEASURES:
         out[key] = L(f"mshort_{key}", lang)
