@@ -106,7 +106,8 @@ class Protection:
     def published_rows(self, df: pd.DataFrame) -> pd.DataFrame:
         """The rows of a unit x year table whose cell is published (for a chart that draws every unit)."""
         periods = df["period"].astype(str) if "period" in df.columns else df["year"].astype("Int64").astype(str)
-        keep = [(self._codes.get(str(u), str(u)), p) not in self.status for u, p in zip(df["unit"], periods)]
+        keep = [(self._codes.get(str(u), str(u)), p) not in self.status
+                for u, p in zip(df["unit"].tolist(), periods.tolist())]
         return df[np.array(keep, dtype=bool)]
 
     def _distribution(self, df: pd.DataFrame) -> pd.DataFrame:

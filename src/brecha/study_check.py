@@ -286,7 +286,7 @@ def check_units(check: Checker, country: str | None, codes: list[tuple[str, list
         return
     if region:
         units = registry.units
-        regions = dict(zip(units["region"].astype(str), units["region_name"].astype(str)))
+        regions = dict(zip(units["region"].astype(str).tolist(), units["region_name"].astype(str).tolist()))
         if region not in regions and region.lstrip("0") not in regions:
             check.note("units.region", MSG("unknown_region", region=region, country=country),
                        MSG("region_hint", regions=", ".join(f"{k} {v}" for k, v in sorted(regions.items()))))

@@ -74,7 +74,8 @@ def joinpoint_fits(res: StudyResults) -> None:
     units = res.panel.units
     if units is not None and "region" in units and 1 < units["region"].nunique() <= 30:
         reg = res.panel.events(res.outcome, years=res.years, level="region")
-        names = dict(zip(units["region"].astype(str), units.get("region_name", units["region"]).astype(str)))
+        names = dict(zip(units["region"].astype(str).tolist(),
+                         units.get("region_name", units["region"]).astype(str).tolist()))
         for code, g in reg.groupby("unit", sort=True):
             g = g.sort_values("year")
             fit = _fit(g["year"].to_numpy(float), pd.to_numeric(g["events"]).to_numpy(float, na_value=np.nan),

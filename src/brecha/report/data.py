@@ -163,7 +163,7 @@ def _names(panel) -> dict:
     u = panel.units
     if u is None or "name" not in u:
         return {}
-    return dict(zip(u["unit"].astype(str), u["name"].astype(str)))
+    return dict(zip(u["unit"].astype(str).tolist(), u["name"].astype(str).tolist()))
 
 
 def _unit_word(panel, lang):

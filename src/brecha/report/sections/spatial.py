@@ -60,7 +60,8 @@ def _maps(res, page, local, bym, neighbours) -> None:
         canvas, inset_title, note = unit_map_canvas(res, page)
     except Unavailable:
         return  # the tables and sentences stand without a map
-    colours = {u: CLUSTER_COLOURS.get(c, F.MISSING) for u, c in zip(local["unit"].astype(str), local["cluster"])}
+    colours = {u: CLUSTER_COLOURS.get(c, F.MISSING)
+               for u, c in zip(local["unit"].astype(str).tolist(), local["cluster"].tolist())}
     untested = local["cluster"].isin(["all_neighbours", "no_variation"]).any()  # grey is more than islands then
     legend = [(CLUSTER_COLOURS[k], L("sp_" + k)) for k in CLUSTER_COLOURS] + [
         (F.MISSING, L("sp_no_statistic" if untested else "sp_island"))]
