@@ -52,7 +52,7 @@ def _factorize(values) -> tuple[np.ndarray, list]:
     else:
         s = pd.Series(list(values), dtype="object")
     index, uniques = pd.factorize(s, use_na_sentinel=True)
-    return index, uniques.tolist()  # not list(): pandas 3's text arrays give their items one by one (~1 us each)
+    return index, uniques.tolist()  # not list(): pandas 3's text arrays give their items one by one (~1 µs each)
 
 
 def _clean_one(value) -> str | None:

@@ -153,7 +153,7 @@ def tile_positions(units: pd.DataFrame, wanted, layout: dict | None = None) -> p
     provinces not in the layout, in code order on extra rows below; inside a tile the units fill a
     ceil(sqrt(n)) grid in code order, below a strip for the province's label."""
     u = units[["unit", "province"]].astype(str)
-    wanted = wanted.tolist() if hasattr(wanted, "tolist") else wanted  # not item by item: ~1 us each (pandas 3)
+    wanted = wanted.tolist() if hasattr(wanted, "tolist") else wanted  # not item by item: ~1 µs each (pandas 3)
     u = u[isin(u["unit"], {str(w) for w in wanted})].sort_values(["province", "unit"])
     layout = dict(layout or {})
     spare = [p for p in sorted(u["province"].unique()) if p not in layout]
