@@ -7,7 +7,11 @@ the operating system's cache), wall time on the development machine (2 cores). P
   the one held to the bar) and once serial (``BRECHA_JOBS=1``): wall time, CPU time (user + system of the
   command and of the children that drew its figures) and peak memory (benchmarks/measure.py);
 - the breakdown (benchmarks/report_breakdown.py): CPU seconds of the imports, of loading the data, of each
-  analysis step, of drawing the figures and of writing each kind of file.
+  analysis step, of drawing the figures and of writing each kind of file;
+- the bound (:func:`bound`): the wall time no run could beat at this moment on this machine's cores, even
+  with nothing lost to running in parallel: the serial start (Python, the imports and the study, until the
+  report's first step; one core only) plus the rest of the serial run's CPU divided among the cores. When it
+  is above the bar, only computing less (or more cores) can meet the bar (docs/performance.md, part R).
 
 On a shared machine the wall time follows the load; compare CPU times. The CPU time of the analyses alone
 is the report's floor: the bar cannot be met below it without computing less (docs/performance.md).
@@ -48,6 +52,20 @@ def breakdown(example: str) -> None:
     print(f"     {'total after the imports':<66} {r['total']:6.2f}", flush=True)
 
 
+def bound(example: str) -> dict:
+    """One serial run in-process (``report_timeline.py --jobs 1 --json``): its CPU, its serial start and
+    ``start + (cpu - start) / cores``."""
+    proc = subprocess.run([sys.executable, str(HERE / "report_timeline.py"), "--example", example, "--jobs", "1",
+                           "--json"], capture_output=True, text=True, env=as_installed(os.environ))
+    if proc.returncode != 0:
+        raise SystemExit(proc.stderr[-2000:])
+    r = json.loads(proc.stdout.strip().splitlines()[-1])
+    cores = os.cpu_count() or 1
+    r["cores"] = cores
+    r["bound"] = r["start"] + (r["cpu"] - r["start"]) / cores
+    return r
+
+
 def main(examples=("chile", "brazil")) -> bool:
     met = True
     for example in examples:
@@ -67,10 +85,20 @@ def main(examples=("chile", "brazil")) -> bool:
         met &= passed
         print(f"   -> warm {warm['wall']:.1f} s wall (bar {BARS[example]:.0f} s), {warm['cpu']:.1f} s CPU; load "
               f"average {load:.1f} on {os.cpu_count()} cores: {'OK' if passed else 'OVER'}", flush=True)
+        b = bound(example)
+        print(f"   -> bound now: serial start {b['start']:.2f} s + (serial CPU {b['cpu']:.2f} s - {b['start']:.2f} s) "
+              f"/ {b['cores']} cores = {b['bound']:.2f} s: no run faster at this machine's speed, even with nothing "
+              f"lost to running in parallel ({'under' if b['bound'] <= BARS[example] else 'OVER'} the bar)",
+              flush=True)
         breakdown(example)
     return met
 
 
 if __name__ == "__main__":
     sys.path.insert(0, str(HERE))
-    sys.exit(0 if main(sys.argv[1:] or ("chile", "brazil")) else 1)
+    names = sys.argv[1:] or ["chile", "brazil"]
+    unknown = [n for n in names if n not in BARS]
+    if unknown:  # `--help` or a typo: say what runs, instead of a KeyError after a first measurement
+        print(__doc__.split("\n\n")[0] + f"\n\nusage: python benchmarks/bench_report.py [{' '.join(BARS)}]")
+        sys.exit(0 if unknown == ["--help"] or unknown == ["-h"] else 2)
+    sys.exit(0 if main(names) else 1)

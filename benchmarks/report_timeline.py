@@ -1,6 +1,6 @@
 """The report's timeline with its children: when each step and each child ran, its CPU and its page faults.
 
-    python benchmarks/report_timeline.py [--example chile] [--jobs 2] [report arguments ...]
+    python benchmarks/report_timeline.py [--example chile] [--jobs 2] [--json] [report arguments ...]
 
 Runs ``brecha report`` in this process (``BRECHA_JOBS=2`` unless ``--jobs`` says otherwise) and prints, from
 the command's start:
@@ -10,6 +10,10 @@ the command's start:
 - each forked child (:mod:`brecha.report.forked`: the data loaded, the analyses computed ahead, the first
   tables' files, the workbook, the dashboard): its span, CPU seconds and page faults;
 - the whole command: wall, the CPU of this process and of its children, and their page faults.
+
+``--json`` prints one line instead, for ``bench_report.py``: ``{"wall", "cpu", "start", "code"}``, ``start``
+being when the report's first step (loading the data) began: the serial start, which no core but the
+report's own can share (Python, the imports, reading the study).
 
 What it is for (issue 19): on two cores the report is CPU-bound once the data are loaded, so its wall time
 is about the serial start plus half the rest of its CPU, and every child's page faults are CPU (about 4.6 µs
@@ -40,6 +44,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--example", default="chile")
     parser.add_argument("--jobs", default="2")
+    parser.add_argument("--json", action="store_true", help="one JSON line: wall, cpu, start (of the first step)")
     args, rest = parser.parse_known_args(argv)
     os.environ["BRECHA_JOBS"] = args.jobs
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # as measure.as_installed: the modules from their .pyc
@@ -104,6 +109,14 @@ def main(argv=None) -> int:
                 began, ended, cpu, faults, name = row.rstrip("\n").split("\t")
                 lines.append((float(began), f"{float(began):6.3f} {float(ended):6.3f} {float(cpu):6.3f} "
                                             f"{int(faults):8d}  {name}"))
+    if args.json:
+        import json
+
+        first = min((at for at, _text in lines), default=None)
+        print(json.dumps({"wall": wall, "cpu": own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime,
+                          "start": first, "code": code}))
+        shutil.rmtree(folder, ignore_errors=True)
+        return code
     print(f"report --example {args.example}, BRECHA_JOBS={args.jobs} (exit {code})")
     print(" start    end    CPU   faults  what")
     for _at, text in sorted(lines):
