@@ -420,3 +420,35 @@ def test_remembering_the_events_tables_needs_the_panels_memory(tmp_path):
     with panel.events_remembered():
         ahead.remember_events(StudyResults(study, panel, "neonatal"))  # not in the embedded data
         assert panel.__dict__["_events_memo"] == {}
+
+
+def test_linear_algebra_is_shared_only_with_a_study_that_factors_matrices(tmp_path):
+    """ahead.shared_modules: scipy.linalg (BYM2's factorisations, the panel models' least squares) is imported
+    before the fork only for a study that has one of those analyses; scipy.special always (the rates'
+    intervals). The Brazilian example has neither: its report imported scipy.linalg for nothing."""
+    from brecha.study import example_study
+
+    assert ahead.shared_modules(read_study(study_file(tmp_path, BOTH))) == ("scipy.special", "scipy.linalg")
+    assert ahead.shared_modules(read_study(study_file(tmp_path, NEITHER))) == ("scipy.special", "scipy.linalg")
+    no_models = NEITHER.split("[analyses.models]")[0]
+    assert ahead.shared_modules(read_study(study_file(tmp_path, no_models))) == ("scipy.special",)
+    assert ahead.shared_modules(example_study("brazil")) == ("scipy.special",)
+    assert ahead.shared_modules(example_study("chile")) == ("scipy.special", "scipy.linalg")
+    assert ahead.shared_modules(None) == ahead.SHARED_MODULES  # a caller without a study: everything
+
+
+def test_the_brazilian_report_does_not_import_linear_algebra(tmp_path):
+    """No analysis of the Brazilian example needs scipy.linalg, serially or with children (a subprocess:
+    this test process has it imported already)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from brecha.cli.main import main; "
+            f"rc = main(['--quiet', 'report', '--example', 'brazil', '--files', 'tables', '-o', {str(tmp_path / 'r')!r}]); "
+            "print('scipy.linalg' in sys.modules, rc)")
+    for jobs in ("1", "2"):
+        env = {**os.environ, "BRECHA_JOBS": jobs}
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+        assert out.stdout.split()[-2:] == ["False", "0"], (jobs, out.stdout[-500:], out.stderr[-1500:])
+        import shutil
+        shutil.rmtree(tmp_path / "r")

@@ -48,8 +48,11 @@ class AnalysisError(BrechaError):
 # Imported by the report's own process in its first steps (the rates' intervals) and by the analyses ahead
 # (the gap against the reference, the spatial analysis): imported once before the children are forked, they
 # are shared instead of imported again in each child (0.25-0.35 s of CPU each; measured in
-# docs/performance.md, part G).
+# docs/performance.md, part G). scipy.linalg only for a study with an analysis that factors matrices
+# (LINEAR_ALGEBRA): no other analysis imports it, and on the Brazilian report, which has none, it was 0.07 s
+# of the report's start for nothing (issue 19).
 SHARED_MODULES = ("scipy.special", "scipy.linalg")
+LINEAR_ALGEBRA = ("spatial", "models")  # BYM2's factorisations; the panel models' least squares
 
 
 def start(steps, results) -> dict:
@@ -61,7 +64,7 @@ def start(steps, results) -> dict:
         return {}
     ahead = chosen(steps, results.study, children.jobs)
     if ahead:
-        import_shared()
+        import_shared(results.study)
         remember_events(results)
     # the last first: the registry lists the long analyses last (the decompositions' bootstraps, the spatial
     # step), and the report needs them last; started first, they get the head start of the others' forks
@@ -96,11 +99,20 @@ def chosen(steps, study, jobs: int) -> list:
     return [step for step in can if step.long or spare > 0]
 
 
-def import_shared() -> None:
-    """Import :data:`SHARED_MODULES` (once: later calls find them imported)."""
+def shared_modules(study=None) -> tuple:
+    """The :data:`SHARED_MODULES` ``study`` needs: scipy.linalg only when it wants one of
+    :data:`LINEAR_ALGEBRA` (every one without a study, or a study that cannot say)."""
+    wants = getattr(study, "wants", None)
+    if wants is None or any(wants(name) for name in LINEAR_ALGEBRA):
+        return SHARED_MODULES
+    return tuple(name for name in SHARED_MODULES if name != "scipy.linalg")
+
+
+def import_shared(study=None) -> None:
+    """Import :func:`shared_modules` of ``study`` (once: later calls find them imported)."""
     import importlib
 
-    for name in SHARED_MODULES:
+    for name in shared_modules(study):
         importlib.import_module(name)
 
 

@@ -3,8 +3,8 @@
 
 At the start of a report only one core works: Python imports pandas, numpy and pyarrow, the study's Panel is
 loaded (the embedded Chilean data with their covariates: about 0.15-0.2 s of CPU), and then scipy's special
-functions and linear algebra are imported (:data:`brecha.report.ahead.SHARED_MODULES`, about 0.16 s), which
-the analyses and every child need. Those two pieces do not depend on each other, so when children pay
+functions and, when the study factors matrices, its linear algebra are imported
+(:func:`brecha.report.ahead.shared_modules`, about 0.16 s), which the analyses and every child need. Those two pieces do not depend on each other, so when children pay
 (:func:`brecha.report.forked.pays`) the Panel is loaded in a child (:meth:`brecha.report.forked.Children.start`)
 while the report's process imports; the analyses then start about that much earlier (default Chilean report:
 at 0.62 s instead of 0.76 s).
@@ -46,14 +46,14 @@ class LoadError(BrechaError):
 
 def load(study, report, meanwhile=None):
     """:func:`brecha.report.data.load_study_panel` ``(study, report)``: in a child while this process imports
-    :data:`brecha.report.ahead.SHARED_MODULES` and then runs ``meanwhile()`` (work that needs no Panel) when
+    :func:`brecha.report.ahead.shared_modules` and then runs ``meanwhile()`` (work that needs no Panel) when
     children pay and the data can be read in a child (:func:`_fork_safe`), else here (``meanwhile`` is then
     not run)."""
     children = forked.current()
     if children is None or not _fork_safe(study):
         return load_study_panel(study, report)
     pending = children.start(_load, study, report)
-    ahead.import_shared()
+    ahead.import_shared(study)
     if meanwhile is not None:  # the imports end before the child has loaded the data (default Chilean report:
         meanwhile()            # 0.05-0.1 s with a core idle before, the report waiting)
     panel, written = forked.value_of(pending, died=lambda code: LoadError(MSG("died", code=code)),
