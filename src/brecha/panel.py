@@ -264,6 +264,11 @@ class Panel:
         check_level(level)
         return group_table(level_units(self.units, level, self.country), level)
 
+    @property
+    def remembers_events(self) -> bool:
+        """Whether :meth:`events` keeps what it makes (inside :meth:`events_remembered`)."""
+        return self.__dict__.get("_events_memo") is not None
+
     @contextmanager
     def events_remembered(self):
         """Within this block :meth:`events` computes each distinct request once and hands out copies.

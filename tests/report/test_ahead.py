@@ -413,8 +413,9 @@ def test_remembering_the_events_tables_needs_the_panels_memory(tmp_path):
     panel = load_study_panel(study, Report(study=study, lang="en", title="t"))
     results = StudyResults(study, panel, "infant")
     ahead.remember_events(results)
-    assert "_events_memo" not in panel.__dict__
+    assert not panel.remembers_events and "_events_memo" not in panel.__dict__
     with panel.events_remembered():
+        assert panel.remembers_events
         ahead.remember_events(results)
         assert sorted(key[2] for key in panel.__dict__["_events_memo"]) == [False, True]
     with panel.events_remembered():

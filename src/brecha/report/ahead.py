@@ -79,7 +79,7 @@ def remember_events(results) -> None:
     made in 6 processes, 10 times in all, 4 times in a serial run; the Chilean in 3 processes, 8 times.
     An outcome the Panel lacks is left to the analyses, which say so in their own words."""
     panel = getattr(results, "panel", None)
-    if getattr(panel, "__dict__", {}).get("_events_memo") is None:
+    if not getattr(panel, "remembers_events", False):
         return  # outside events_remembered() a table made here would not be kept: nothing to share
     for pool in (False, True):
         try:

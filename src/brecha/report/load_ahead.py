@@ -4,7 +4,8 @@
 At the start of a report only one core works: Python imports pandas, numpy and pyarrow, the study's Panel is
 loaded (the embedded Chilean data with their covariates: about 0.15-0.2 s of CPU), and then scipy's special
 functions and, when the study factors matrices, its linear algebra are imported
-(:func:`brecha.report.ahead.shared_modules`, about 0.16 s), which the analyses and every child need. Those two pieces do not depend on each other, so when children pay
+(:func:`brecha.report.ahead.shared_modules`, about 0.16 s), which the analyses and every child need. Those
+two pieces do not depend on each other, so when children pay
 (:func:`brecha.report.forked.pays`) the Panel is loaded in a child (:meth:`brecha.report.forked.Children.start`)
 while the report's process imports; the analyses then start about that much earlier (default Chilean report:
 at 0.62 s instead of 0.76 s).
