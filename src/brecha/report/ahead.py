@@ -76,7 +76,7 @@ def remember_events(results) -> None:
     each child finds them in the Panel's memory (:meth:`brecha.panel.Panel.events_remembered`, open while the
     report runs its steps) instead of making them again: every analysis starts from one of them, and the
     report's first step (the rates) needs both anyway. Measured (issue 19): Brazil's 111,400 unit-years were
-    made in 6 processes, 10 times in all, 4 times in a serial run; the Chilean in 3 processes, 8 times.
+    made 10 times in all in 5 processes, 4 times in a serial run; the Chilean in 3 processes, 8 times.
     An outcome the Panel lacks is left to the analyses, which say so in their own words."""
     panel = getattr(results, "panel", None)
     if not getattr(panel, "remembers_events", False):
