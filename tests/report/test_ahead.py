@@ -382,8 +382,8 @@ def test_the_events_tables_are_made_once_before_the_fork_and_the_children_take_t
         tmp_path, monkeypatch):
     """ahead.remember_events: the study's events tables per year and pooled, which every analysis starts
     from, are made in the report's process before the analyses ahead are forked; the children find them in
-    the Panel's memory instead of making them again (Brazil's report made its 111,400 unit-years 10 times
-    in 5 processes, 4 times serially: 0.46 s of CPU of 5.45). The report is the serial one (first test)."""
+    the Panel's memory instead of making them again (Brazil's report made events tables of its 111,400
+    unit-years 10 times in 5 processes, 4 times serially: 0.46 s of CPU of 5.45). The report is the serial one (first test)."""
     from brecha.panel import Panel
 
     made = tmp_path / "made"

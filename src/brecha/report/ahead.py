@@ -75,8 +75,8 @@ def remember_events(results) -> None:
     """The study's events tables per year and pooled, made here once before the children are forked, so that
     each child finds them in the Panel's memory (:meth:`brecha.panel.Panel.events_remembered`, open while the
     report runs its steps) instead of making them again: every analysis starts from one of them, and the
-    report's first step (the rates) needs both anyway. Measured (issue 19): Brazil's 111,400 unit-years were
-    made 10 times in all in 5 processes, 4 times in a serial run; the Chilean in 3 processes, 8 times.
+    report's first step (the rates) needs both anyway. Measured (issue 19): the Brazilian report made events tables
+    (111,400 unit-years) 10 times in 5 processes, 4 times in a serial run; the Chilean 8 times in 3.
     An outcome the Panel lacks is left to the analyses, which say so in their own words."""
     panel = getattr(results, "panel", None)
     if not getattr(panel, "remembers_events", False):
