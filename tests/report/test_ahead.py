@@ -383,7 +383,8 @@ def test_the_events_tables_are_made_once_before_the_fork_and_the_children_take_t
     """ahead.remember_events: the study's events tables per year and pooled, which every analysis starts
     from, are made in the report's process before the analyses ahead are forked; the children find them in
     the Panel's memory instead of making them again (Brazil's report made events tables of its 111,400
-    unit-years 10 times in 5 processes, 4 times serially: 0.46 s of CPU of 5.45). The report is the serial one (first test)."""
+    unit-years 10 times in 5 processes, 4 times serially: 0.46 s of CPU of 5.45). That the files stay the
+    serial run's is the first test's check."""
     from brecha.panel import Panel
 
     made = tmp_path / "made"
@@ -446,8 +447,9 @@ def test_the_brazilian_report_does_not_import_linear_algebra_for_its_children(tm
     import subprocess
     import sys
 
+    out_dir = str(tmp_path / "r")
     code = ("import sys; from brecha.cli.main import main; "
-            f"rc = main(['--quiet', 'report', '--example', 'brazil', '--files', 'tables', '-o', {str(tmp_path / 'r')!r}]); "
+            f"rc = main(['--quiet', 'report', '--example', 'brazil', '--files', 'tables', '-o', {out_dir!r}]); "
             "print('scipy.linalg' in sys.modules, rc)")
     imported = {}
     for jobs in ("1", "2"):
